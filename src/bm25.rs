@@ -1,0 +1,258 @@
+//! Okapi BM25, as a small unit that explains itself.
+//!
+//! For a query token `t` and a document `d`:
+//!
+//! ```text
+//! idf(t)      = ln((N − df(t) + 0.5) / (df(t) + 0.5) + 1)
+//! tf_norm(t,d) = f(t,d)·(k1 + 1) / (f(t,d) + k1·(1 − b + b·dl(d)/avgdl))
+//! score(q,d)  = Σ over query tokens (a repeated token counts again) of idf·tf_norm
+//! ```
+//!
+//! The statistics come from a [`CorpusStats`], so the SQLite store and the
+//! brute-force [`reference_scores`] feed the same scorer.
+
+use std::collections::{BTreeMap, HashMap};
+
+use crate::analyzer::Analyzer;
+
+/// Default term-frequency saturation.
+pub const DEFAULT_K1: f64 = 1.5;
+/// Default document-length normalisation.
+pub const DEFAULT_B: f64 = 0.75;
+
+/// The corpus-level numbers BM25 needs.
+pub trait CorpusStats {
+    /// N: the number of indexed documents.
+    fn num_docs(&self) -> u64;
+    /// The average document length in tokens.
+    fn avg_doc_len(&self) -> f64;
+    /// How many documents contain `term`.
+    fn doc_freq(&self, term: &str) -> u64;
+}
+
+/// BM25 parameters, fixed at build time and stored with the index.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Bm25 {
+    pub k1: f64,
+    pub b: f64,
+}
+
+impl Default for Bm25 {
+    fn default() -> Self {
+        Bm25 { k1: DEFAULT_K1, b: DEFAULT_B }
+    }
+}
+
+impl Bm25 {
+    /// Checks the parameters a user may pass to `build`.
+    pub fn new(k1: f64, b: f64) -> anyhow::Result<Bm25> {
+        anyhow::ensure!(k1.is_finite() && k1 >= 0.0, "--k1 must be a finite number >= 0, got {k1}");
+        anyhow::ensure!(b.is_finite() && (0.0..=1.0).contains(&b), "--b must be a number between 0 and 1, got {b}");
+        Ok(Bm25 { k1, b })
+    }
+
+    /// `ln((N − df + 0.5)/(df + 0.5) + 1)`; always positive.
+    pub fn idf(num_docs: u64, doc_freq: u64) -> f64 {
+        let (n, df) = (num_docs as f64, doc_freq as f64);
+        ((n - df + 0.5) / (df + 0.5) + 1.0).ln()
+    }
+
+    /// `f·(k1+1) / (f + k1·(1 − b + b·dl/avgdl))`.
+    pub fn tf_norm(&self, tf: u32, doc_len: u32, avg_doc_len: f64) -> f64 {
+        let f = tf as f64;
+        let len_ratio = if avg_doc_len > 0.0 { doc_len as f64 / avg_doc_len } else { 0.0 };
+        f * (self.k1 + 1.0) / (f + self.k1 * (1.0 - self.b + self.b * len_ratio))
+    }
+
+    /// The weight of one query term from the corpus statistics: its idf
+    /// times how often it occurs in the query. Scoring a posting is then
+    /// `weight.score(tf, doc_len)`.
+    pub fn weight(&self, num_docs: u64, avg_doc_len: f64, doc_freq: u64, query_count: u32) -> TermWeight {
+        TermWeight { bm25: *self, idf: Bm25::idf(num_docs, doc_freq), query_count, avg_doc_len }
+    }
+
+    /// [`Bm25::weight`] with the statistics read from `stats`.
+    pub fn term_weight(&self, stats: &impl CorpusStats, term: &str, query_count: u32) -> TermWeight {
+        self.weight(stats.num_docs(), stats.avg_doc_len(), stats.doc_freq(term), query_count)
+    }
+}
+
+/// One query term's contribution, ready to score postings.
+#[derive(Debug, Clone, Copy)]
+pub struct TermWeight {
+    bm25: Bm25,
+    idf: f64,
+    query_count: u32,
+    avg_doc_len: f64,
+}
+
+impl TermWeight {
+    /// The term's contribution to a document with term frequency `tf` and length `doc_len`.
+    pub fn score(&self, tf: u32, doc_len: u32) -> f64 {
+        self.query_count as f64 * self.idf * self.bm25.tf_norm(tf, doc_len, self.avg_doc_len)
+    }
+
+    /// The idf part of the weight.
+    pub fn idf(&self) -> f64 {
+        self.idf
+    }
+}
+
+/// Query tokens with their multiplicity, in first-occurrence order.
+pub fn query_terms(analyzer: Analyzer, query: &str) -> Vec<(String, u32)> {
+    let mut order: Vec<(String, u32)> = Vec::new();
+    let mut pos: HashMap<String, usize> = HashMap::new();
+    for tok in analyzer.tokenize(query) {
+        match pos.get(&tok) {
+            Some(&i) => order[i].1 += 1,
+            None => {
+                pos.insert(tok.clone(), order.len());
+                order.push((tok, 1));
+            }
+        }
+    }
+    order
+}
+
+/// In-memory statistics over raw documents: the brute-force reference.
+struct RawStats {
+    n: u64,
+    avgdl: f64,
+    df: HashMap<String, u64>,
+}
+
+impl CorpusStats for RawStats {
+    fn num_docs(&self) -> u64 {
+        self.n
+    }
+    fn avg_doc_len(&self) -> f64 {
+        self.avgdl
+    }
+    fn doc_freq(&self, term: &str) -> u64 {
+        self.df.get(term).copied().unwrap_or(0)
+    }
+}
+
+/// Brute-force BM25 from raw text, the slow reference the persisted index is
+/// checked against: re-tokenises every document for every call.
+/// Returns every document's score (zero included), keyed by id.
+pub fn reference_scores(
+    docs: &[(String, String)],
+    query: &str,
+    analyzer: Analyzer,
+    bm25: Bm25,
+) -> BTreeMap<String, f64> {
+    let tokenized: Vec<(&str, Vec<String>)> =
+        docs.iter().map(|(id, text)| (id.as_str(), analyzer.tokenize(text))).collect();
+    let n = tokenized.len() as u64;
+    let total: usize = tokenized.iter().map(|(_, t)| t.len()).sum();
+    let avgdl = if n == 0 { 0.0 } else { total as f64 / n as f64 };
+    let mut df: HashMap<String, u64> = HashMap::new();
+    for (_, toks) in &tokenized {
+        let mut seen: Vec<&String> = toks.iter().collect();
+        seen.sort();
+        seen.dedup();
+        for t in seen {
+            *df.entry(t.clone()).or_default() += 1;
+        }
+    }
+    let stats = RawStats { n, avgdl, df };
+    let terms = query_terms(analyzer, query);
+    tokenized
+        .iter()
+        .map(|(id, toks)| {
+            let score = terms
+                .iter()
+                .map(|(term, qc)| {
+                    let tf = toks.iter().filter(|t| *t == term).count() as u32;
+                    if tf == 0 {
+                        0.0
+                    } else {
+                        bm25.term_weight(&stats, term, *qc).score(tf, toks.len() as u32)
+                    }
+                })
+                .sum();
+            (id.to_string(), score)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn docs(texts: &[&str]) -> Vec<(String, String)> {
+        texts.iter().enumerate().map(|(i, t)| (format!("d{i}"), t.to_string())).collect()
+    }
+
+    #[test]
+    fn single_document_matches_the_formula() {
+        let d = docs(&["sparse attention heads"]);
+        let s = reference_scores(&d, "attention", Analyzer::Plain, Bm25::default());
+        // N=1, df=1: idf = ln((1-1+0.5)/(1+0.5)+1) = ln(4/3); dl = avgdl, f = 1: tf_norm = 1.
+        let expected = (4.0f64 / 3.0).ln();
+        assert!((s["d0"] - expected).abs() < 1e-12, "{} vs {expected}", s["d0"]);
+    }
+
+    #[test]
+    fn unknown_term_scores_zero() {
+        let d = docs(&["sparse attention", "low rank adapters"]);
+        let s = reference_scores(&d, "distillation", Analyzer::Plain, Bm25::default());
+        assert!(s.values().all(|&v| v == 0.0));
+    }
+
+    #[test]
+    fn empty_query_scores_zero() {
+        let d = docs(&["sparse attention"]);
+        for q in ["", "   ", "?!"] {
+            let s = reference_scores(&d, q, Analyzer::Plain, Bm25::default());
+            assert_eq!(s["d0"], 0.0);
+        }
+    }
+
+    #[test]
+    fn more_occurrences_and_rarer_terms_rank_higher() {
+        let d = docs(&[
+            "attention attention attention model",
+            "attention model model model",
+            "model model model model",
+            "routing model model model",
+        ]);
+        let s = reference_scores(&d, "attention", Analyzer::Plain, Bm25::default());
+        assert!(s["d0"] > s["d1"] && s["d1"] > s["d2"]);
+        // "routing" (df=1) is rarer than "attention" (df=2): a single hit weighs more.
+        let r = reference_scores(&d, "routing", Analyzer::Plain, Bm25::default());
+        assert!(r["d3"] > s["d1"]);
+    }
+
+    #[test]
+    fn repeated_query_token_counts_again() {
+        let d = docs(&["sparse attention", "dense layers"]);
+        let once = reference_scores(&d, "sparse", Analyzer::Plain, Bm25::default());
+        let twice = reference_scores(&d, "sparse sparse", Analyzer::Plain, Bm25::default());
+        assert!((twice["d0"] - 2.0 * once["d0"]).abs() < 1e-12);
+    }
+
+    #[test]
+    fn longer_documents_are_normalised_down() {
+        let d = docs(&["attention x", "attention x y z w v u"]);
+        let s = reference_scores(&d, "attention", Analyzer::Plain, Bm25::default());
+        assert!(s["d0"] > s["d1"]);
+    }
+
+    #[test]
+    fn parameters_are_validated() {
+        assert!(Bm25::new(1.2, 0.75).is_ok());
+        assert!(Bm25::new(f64::NAN, 0.75).is_err());
+        assert!(Bm25::new(1.2, 1.5).is_err());
+        assert!(Bm25::new(-1.0, 0.5).is_err());
+    }
+
+    #[test]
+    fn query_terms_count_repeats() {
+        assert_eq!(
+            query_terms(Analyzer::Plain, "a B a c"),
+            [("a".to_string(), 2), ("b".to_string(), 1), ("c".to_string(), 1)]
+        );
+    }
+}

@@ -1,0 +1,155 @@
+//! Command-line arguments (clap derive), in one place.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::analyzer::Analyzer;
+use crate::bm25::{DEFAULT_B, DEFAULT_K1};
+use crate::graph::Direction;
+use crate::search::{Weights, DEFAULT_HOPS, DEFAULT_TOP_K};
+
+/// The database used when neither `--db` nor `LITINDEX_DB` names one.
+pub const DEFAULT_DB: &str = "litindex.db";
+
+/// A persistent local literature index: BM25 plus a citation-graph walk, in one SQLite file.
+#[derive(Debug, Parser)]
+#[command(name = "litindex", version, about, max_term_width = 100)]
+pub struct Cli {
+    /// The index file [default: litindex.db]
+    #[arg(long, global = true, env = "LITINDEX_DB", value_name = "PATH")]
+    pub db: Option<PathBuf>,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// (Re)build the index from the given sources (the mock corpus when none is given)
+    Build(BuildArgs),
+    /// Search the index: BM25 hits plus what a citation walk from them reaches
+    Search(SearchArgs),
+    /// List the papers within some hops of an id in the citation graph
+    Neighbors(NeighborsArgs),
+    /// Show one paper
+    Paper(PaperArgs),
+    /// Show what the index holds
+    Stats(StatsArgs),
+}
+
+/// Output formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum Format {
+    /// A table for people
+    #[default]
+    Table,
+    /// JSON for programs
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub struct BuildArgs {
+    /// Include the built-in mock corpus (arXiv-like text plus Semantic-Scholar-like graph)
+    #[arg(long)]
+    pub mock: bool,
+    /// A JSON Lines file of paper records (repeatable)
+    #[arg(long, value_name = "FILE")]
+    pub jsonl: Vec<PathBuf>,
+    /// BM25 term-frequency saturation
+    #[arg(long, default_value_t = DEFAULT_K1)]
+    pub k1: f64,
+    /// BM25 length normalisation, 0..=1
+    #[arg(long, default_value_t = DEFAULT_B)]
+    pub b: f64,
+    /// Text analyzer
+    #[arg(long, default_value = "plain", value_parser = parse_analyzer)]
+    pub analyzer: Analyzer,
+}
+
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    /// What to look for
+    pub query: String,
+    /// How many BM25 hits seed the citation walk
+    #[arg(long, default_value_t = DEFAULT_TOP_K)]
+    pub top_k: usize,
+    /// How many citation hops to walk from the seeds (0-2)
+    #[arg(long, default_value_t = DEFAULT_HOPS)]
+    pub hops: u32,
+    /// Which way to follow citations
+    #[arg(long, default_value = "both", value_parser = parse_direction)]
+    pub direction: Direction,
+    /// Weights of BM25, graph and recency in the final score, as B,G,R
+    #[arg(long, default_value = "0.5,0.3,0.2", value_parser = parse_weights, allow_hyphen_values = true)]
+    pub weights: Weights,
+    /// How many hits to print
+    #[arg(long, default_value_t = 20)]
+    pub limit: usize,
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+}
+
+#[derive(Debug, Args)]
+pub struct NeighborsArgs {
+    /// A paper id, or any id that appears in the citation graph
+    pub id: String,
+    /// How many hops to walk (0-10)
+    #[arg(long, default_value_t = 1)]
+    pub hops: u32,
+    /// Which way to follow citations
+    #[arg(long, default_value = "both", value_parser = parse_direction)]
+    pub direction: Direction,
+    /// The walk's engine: one recursive SQL query, or a breadth-first search in memory
+    #[arg(long, value_enum, default_value_t)]
+    pub engine: Engine,
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+}
+
+/// The two graph engines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum Engine {
+    /// A recursive CTE over the edges table
+    #[default]
+    Sql,
+    /// Breadth-first search over the stored adjacency
+    Memory,
+}
+
+#[derive(Debug, Args)]
+pub struct PaperArgs {
+    /// The paper's id
+    pub id: String,
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+}
+
+#[derive(Debug, Args)]
+pub struct StatsArgs {
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+}
+
+// clap value parsers: the error text is ours, clap adds the flag name.
+fn parse_weights(s: &str) -> Result<Weights, String> {
+    s.parse().map_err(|e: anyhow::Error| e.to_string())
+}
+fn parse_direction(s: &str) -> Result<Direction, String> {
+    s.parse().map_err(|e: anyhow::Error| e.to_string())
+}
+fn parse_analyzer(s: &str) -> Result<Analyzer, String> {
+    s.parse().map_err(|e: anyhow::Error| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::*;
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+}

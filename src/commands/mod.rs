@@ -1,0 +1,76 @@
+//! One file per subcommand; each `run` gets its parsed arguments, the opened
+//! store (read commands) and the output stream.
+
+mod build;
+mod neighbors;
+mod paper;
+mod search;
+mod stats;
+
+use std::fmt;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use crate::cli::{Cli, Command, DEFAULT_DB};
+use crate::store::Store;
+
+/// An argument that parsed but is not acceptable; `main` exits with 2 for it.
+#[derive(Debug)]
+pub struct UsageError(pub String);
+
+impl fmt::Display for UsageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}
+
+/// Which database the user asked for.
+enum Db {
+    /// Named by `--db` or `LITINDEX_DB`: must exist for read commands.
+    Named(PathBuf),
+    /// Nothing named: `./litindex.db`, built from the mock corpus if missing.
+    Default,
+}
+
+impl Db {
+    fn path(&self) -> &Path {
+        match self {
+            Db::Named(p) => p,
+            Db::Default => Path::new(DEFAULT_DB),
+        }
+    }
+}
+
+/// Dispatches a parsed command line.
+pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
+    let db = match cli.db {
+        Some(p) if !p.as_os_str().is_empty() => Db::Named(p),
+        _ => Db::Default,
+    };
+    match cli.command {
+        Command::Build(args) => build::run(&args, db.path(), out),
+        Command::Search(args) => search::run(&args, &open_for_reading(&db)?, out),
+        Command::Neighbors(args) => neighbors::run(&args, &open_for_reading(&db)?, out),
+        Command::Paper(args) => paper::run(&args, &open_for_reading(&db)?, out),
+        Command::Stats(args) => stats::run(&args, &open_for_reading(&db)?, out),
+    }
+}
+
+/// Opens the index for a read command. The embedded default: when no
+/// database is named and `./litindex.db` does not exist, build it from the
+/// mock corpus first and say so on stderr.
+fn open_for_reading(db: &Db) -> anyhow::Result<Store> {
+    if let Db::Default = db {
+        let path = db.path();
+        if !path.exists() {
+            eprintln!(
+                "litindex: no index at ./{DEFAULT_DB}; building it from the built-in mock corpus \
+                 (use `litindex build` to index your own files)"
+            );
+            build::build_mock(path)?;
+        }
+    }
+    Store::open(db.path())
+}

@@ -1,0 +1,74 @@
+//! `litindex neighbors`: the k-hop neighbourhood of one id.
+
+use std::io::Write;
+
+use serde::Serialize;
+
+use super::UsageError;
+use crate::cli::{Engine, Format, NeighborsArgs};
+use crate::graph::{bfs, expand_cte};
+use crate::store::{Store, StoreAdjacency};
+
+/// Deepest walk `neighbors` allows.
+pub const MAX_NEIGHBOR_HOPS: u32 = 10;
+
+#[derive(Serialize)]
+struct Node {
+    id: String,
+    distance: u32,
+    /// Whether the id is an indexed paper (false: a dangling id).
+    indexed: bool,
+    #[serde(skip)]
+    title: Option<String>,
+}
+
+#[derive(Serialize)]
+struct Neighborhood<'a> {
+    seed: &'a str,
+    hops: u32,
+    direction: &'static str,
+    nodes: Vec<Node>,
+}
+
+pub fn run(args: &NeighborsArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result<()> {
+    if args.hops > MAX_NEIGHBOR_HOPS {
+        return Err(UsageError(format!("--hops {} is out of range: use 0 to {MAX_NEIGHBOR_HOPS}", args.hops)).into());
+    }
+    if !store.is_node(&args.id)? {
+        anyhow::bail!("unknown paper id `{}` in {}", args.id, store.path().display());
+    }
+    let seeds = [args.id.clone()];
+    let reached = match args.engine {
+        Engine::Sql => expand_cte(store.conn(), &seeds, args.hops, args.direction)?,
+        Engine::Memory => bfs(&StoreAdjacency(store), &seeds, args.hops, args.direction)?,
+    };
+    let mut nodes = Vec::with_capacity(reached.len());
+    for (id, distance) in reached {
+        let title = store.paper(&id)?.map(|p| p.title);
+        nodes.push(Node { indexed: title.is_some(), title, id, distance });
+    }
+    nodes.sort_by(|a, b| a.distance.cmp(&b.distance).then_with(|| a.id.cmp(&b.id)));
+    let hood = Neighborhood { seed: &args.id, hops: args.hops, direction: args.direction.name(), nodes };
+    match args.format {
+        Format::Json => {
+            serde_json::to_writer_pretty(&mut *out, &hood)?;
+            writeln!(out)?;
+        }
+        Format::Table => {
+            writeln!(out, "{:>4}  {:<14} title", "hop", "id")?;
+            for n in &hood.nodes {
+                let title = n.title.as_deref().map_or("(not indexed)".to_string(), |t| super::search::truncate(t, 70));
+                writeln!(out, "{:>4}  {:<14} {}", n.distance, n.id, title)?;
+            }
+            writeln!(
+                out,
+                "{} nodes within {} hops of {} ({})",
+                hood.nodes.len(),
+                hood.hops,
+                hood.seed,
+                hood.direction
+            )?;
+        }
+    }
+    Ok(())
+}

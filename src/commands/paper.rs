@@ -1,0 +1,51 @@
+//! `litindex paper`: one paper in full.
+
+use std::io::Write;
+
+use crate::cli::{Format, PaperArgs};
+use crate::graph::Direction;
+use crate::paper::Paper;
+use crate::store::Store;
+
+pub fn run(args: &PaperArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result<()> {
+    let Some(row) = store.paper(&args.id)? else {
+        anyhow::bail!("unknown paper id `{}` in {}", args.id, store.path().display());
+    };
+    let paper = Paper {
+        references: store.linked(&row.id, Direction::References)?,
+        citations: store.linked(&row.id, Direction::Citations)?,
+        id: row.id,
+        title: row.title,
+        abstract_: row.abstract_,
+        year: row.year,
+        authors: row.authors,
+        source: row.source,
+    };
+    match args.format {
+        Format::Json => {
+            serde_json::to_writer_pretty(&mut *out, &paper)?;
+            writeln!(out)?;
+        }
+        Format::Table => {
+            let year = paper.year.map_or("-".to_string(), |y| y.to_string());
+            writeln!(out, "id          {}", paper.id)?;
+            writeln!(out, "title       {}", paper.title)?;
+            writeln!(out, "year        {year}")?;
+            writeln!(out, "authors     {}", paper.authors.join("; "))?;
+            writeln!(out, "source      {}", paper.source)?;
+            writeln!(out, "references  {}", list(&paper.references))?;
+            writeln!(out, "cited by    {}", list(&paper.citations))?;
+            writeln!(out)?;
+            writeln!(out, "{}", if paper.abstract_.is_empty() { "(no abstract)" } else { &paper.abstract_ })?;
+        }
+    }
+    Ok(())
+}
+
+fn list(ids: &[String]) -> String {
+    if ids.is_empty() {
+        "-".into()
+    } else {
+        format!("{} ({})", ids.join(", "), ids.len())
+    }
+}

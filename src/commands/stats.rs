@@ -1,0 +1,83 @@
+//! `litindex stats`: what the index holds.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+
+use serde::Serialize;
+
+use crate::cli::{Format, StatsArgs};
+use crate::store::{Store, SCHEMA_VERSION};
+
+#[derive(Serialize)]
+struct Stats {
+    db: String,
+    schema_version: i64,
+    papers: u64,
+    terms: u64,
+    postings: u64,
+    edges: u64,
+    dangling_edges: u64,
+    avgdl: f64,
+    k1: f64,
+    b: f64,
+    analyzer: String,
+    year_min: Option<i32>,
+    year_max: Option<i32>,
+    /// Source disagreements per field.
+    disagreements: BTreeMap<String, u64>,
+    built_at: String,
+}
+
+pub fn run(args: &StatsArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result<()> {
+    let meta = store.meta()?;
+    let c = store.counts()?;
+    let schema_version: i64 = store.conn().query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    debug_assert_eq!(schema_version, SCHEMA_VERSION);
+    let s = Stats {
+        db: store.path().display().to_string(),
+        schema_version,
+        papers: c.papers,
+        terms: c.terms,
+        postings: c.postings,
+        edges: c.edges,
+        dangling_edges: c.dangling_edges,
+        avgdl: meta.avgdl,
+        k1: meta.k1,
+        b: meta.b,
+        analyzer: meta.analyzer,
+        year_min: meta.min_year,
+        year_max: meta.max_year,
+        disagreements: c.disagreements,
+        built_at: meta.built_at,
+    };
+    match args.format {
+        Format::Json => {
+            serde_json::to_writer_pretty(&mut *out, &s)?;
+            writeln!(out)?;
+        }
+        Format::Table => {
+            let years = match (s.year_min, s.year_max) {
+                (Some(a), Some(b)) => format!("{a}–{b}"),
+                _ => "-".into(),
+            };
+            let disagreements = if s.disagreements.is_empty() {
+                "none".to_string()
+            } else {
+                s.disagreements.iter().map(|(f, n)| format!("{f} {n}")).collect::<Vec<_>>().join(", ")
+            };
+            writeln!(out, "database        {}", s.db)?;
+            writeln!(out, "schema version  {}", s.schema_version)?;
+            writeln!(out, "built at        {}", s.built_at)?;
+            writeln!(out, "papers          {}", s.papers)?;
+            writeln!(out, "terms           {}", s.terms)?;
+            writeln!(out, "postings        {}", s.postings)?;
+            writeln!(out, "edges           {} ({} dangling)", s.edges, s.dangling_edges)?;
+            writeln!(out, "avgdl           {:.2}", s.avgdl)?;
+            writeln!(out, "bm25            k1 = {}, b = {}", s.k1, s.b)?;
+            writeln!(out, "analyzer        {}", s.analyzer)?;
+            writeln!(out, "years           {years}")?;
+            writeln!(out, "disagreements   {disagreements}")?;
+        }
+    }
+    Ok(())
+}

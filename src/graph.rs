@@ -1,0 +1,210 @@
+//! The citation-graph walk: k-hop expansion from seed ids, twice.
+//!
+//! [`bfs`] is a breadth-first search in Rust over any [`Adjacency`] (the
+//! persisted edges read node by node, or an in-memory edge list); it is the
+//! reference. [`expand_cte`] is one recursive SQL query over the `edges`
+//! table. Property tests hold the two to identical `{id → distance}` maps.
+
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::fmt;
+use std::str::FromStr;
+
+use anyhow::Context;
+use rusqlite::Connection;
+
+/// Which way to follow citations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Direction {
+    /// Both ways: the graph as undirected.
+    #[default]
+    Both,
+    /// From a paper to the papers it cites.
+    References,
+    /// From a paper to the papers that cite it.
+    Citations,
+}
+
+impl Direction {
+    pub fn name(self) -> &'static str {
+        match self {
+            Direction::Both => "both",
+            Direction::References => "references",
+            Direction::Citations => "citations",
+        }
+    }
+
+    pub fn follows_references(self) -> bool {
+        matches!(self, Direction::Both | Direction::References)
+    }
+
+    pub fn follows_citations(self) -> bool {
+        matches!(self, Direction::Both | Direction::Citations)
+    }
+}
+
+impl fmt::Display for Direction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Direction {
+    type Err = anyhow::Error;
+    fn from_str(s: &str) -> anyhow::Result<Direction> {
+        match s {
+            "both" => Ok(Direction::Both),
+            "references" => Ok(Direction::References),
+            "citations" => Ok(Direction::Citations),
+            other => anyhow::bail!("unknown direction `{other}` (use both, references or citations)"),
+        }
+    }
+}
+
+/// Who is linked to whom.
+pub trait Adjacency {
+    /// The ids one step from `id` in `direction` (any order, repeats allowed).
+    fn neighbors(&self, id: &str, direction: Direction) -> anyhow::Result<Vec<String>>;
+}
+
+/// Breadth-first expansion: every id within `hops` steps of a seed, with its
+/// minimum distance (seeds at 0).
+pub fn bfs(
+    adj: &impl Adjacency,
+    seeds: &[String],
+    hops: u32,
+    direction: Direction,
+) -> anyhow::Result<BTreeMap<String, u32>> {
+    let mut dist: HashMap<String, u32> = HashMap::new();
+    let mut queue: VecDeque<String> = VecDeque::new();
+    for s in seeds {
+        if dist.insert(s.clone(), 0).is_none() {
+            queue.push_back(s.clone());
+        }
+    }
+    while let Some(id) = queue.pop_front() {
+        let d = dist[&id];
+        if d >= hops {
+            continue;
+        }
+        for n in adj.neighbors(&id, direction)? {
+            if !dist.contains_key(&n) {
+                dist.insert(n.clone(), d + 1);
+                queue.push_back(n);
+            }
+        }
+    }
+    Ok(dist.into_iter().collect())
+}
+
+/// The same expansion as one recursive CTE over the `edges` table.
+pub fn expand_cte(
+    conn: &Connection,
+    seeds: &[String],
+    hops: u32,
+    direction: Direction,
+) -> anyhow::Result<BTreeMap<String, u32>> {
+    // `walk` holds (id, distance) pairs; UNION drops repeats, and the depth
+    // bound ends cycles. Each arm follows one direction of `edges`, through
+    // its primary key (citing) or idx_edges_cited.
+    const SQL: &str = "
+        WITH RECURSIVE walk (id, d) AS (
+            SELECT value, 0 FROM json_each(?1)
+            UNION
+            SELECT e.cited, w.d + 1 FROM walk AS w JOIN edges AS e ON e.citing = w.id
+            WHERE ?3 AND w.d < ?2
+            UNION
+            SELECT e.citing, w.d + 1 FROM walk AS w JOIN edges AS e ON e.cited = w.id
+            WHERE ?4 AND w.d < ?2
+        )
+        SELECT id, min(d) FROM walk GROUP BY id";
+    let seeds_json = serde_json::to_string(seeds)?;
+    let mut stmt = conn.prepare_cached(SQL).context("cannot prepare the graph walk")?;
+    let rows = stmt.query_map(
+        rusqlite::params![seeds_json, hops, direction.follows_references(), direction.follows_citations()],
+        |r| Ok((r.get::<_, String>(0)?, r.get::<_, u32>(1)?)),
+    )?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// An edge list held in memory (tests, and callers without a store).
+/// Self-loops and repeated edges are allowed and change nothing.
+#[derive(Debug, Default, Clone)]
+pub struct MemoryGraph {
+    out: HashMap<String, Vec<String>>,
+    inc: HashMap<String, Vec<String>>,
+}
+
+impl MemoryGraph {
+    pub fn new<'a>(edges: impl IntoIterator<Item = (&'a str, &'a str)>) -> MemoryGraph {
+        let mut g = MemoryGraph::default();
+        for (citing, cited) in edges {
+            g.out.entry(citing.to_string()).or_default().push(cited.to_string());
+            g.inc.entry(cited.to_string()).or_default().push(citing.to_string());
+        }
+        g
+    }
+}
+
+impl Adjacency for MemoryGraph {
+    fn neighbors(&self, id: &str, direction: Direction) -> anyhow::Result<Vec<String>> {
+        let mut v = Vec::new();
+        if direction.follows_references() {
+            v.extend(self.out.get(id).into_iter().flatten().cloned());
+        }
+        if direction.follows_citations() {
+            v.extend(self.inc.get(id).into_iter().flatten().cloned());
+        }
+        Ok(v)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(v: &[&str]) -> Vec<String> {
+        v.iter().map(|x| x.to_string()).collect()
+    }
+
+    fn chain() -> MemoryGraph {
+        // a cites b, b cites c, d cites a
+        MemoryGraph::new([("a", "b"), ("b", "c"), ("d", "a")])
+    }
+
+    #[test]
+    fn zero_hops_is_only_the_seeds() {
+        let m = bfs(&chain(), &s(&["a", "c"]), 0, Direction::Both).unwrap();
+        assert_eq!(m, BTreeMap::from([("a".into(), 0), ("c".into(), 0)]));
+    }
+
+    #[test]
+    fn one_hop_reaches_references_and_citations() {
+        let m = bfs(&chain(), &s(&["a"]), 1, Direction::Both).unwrap();
+        assert_eq!(m, BTreeMap::from([("a".into(), 0), ("b".into(), 1), ("d".into(), 1)]));
+        let r = bfs(&chain(), &s(&["a"]), 1, Direction::References).unwrap();
+        assert_eq!(r.keys().collect::<Vec<_>>(), ["a", "b"]);
+        let c = bfs(&chain(), &s(&["a"]), 1, Direction::Citations).unwrap();
+        assert_eq!(c.keys().collect::<Vec<_>>(), ["a", "d"]);
+    }
+
+    #[test]
+    fn distances_are_minimal_and_bounded() {
+        let m = bfs(&chain(), &s(&["d"]), 5, Direction::References).unwrap();
+        assert_eq!(m, BTreeMap::from([("d".into(), 0), ("a".into(), 1), ("b".into(), 2), ("c".into(), 3)]));
+        let m = bfs(&chain(), &s(&["d"]), 2, Direction::References).unwrap();
+        assert!(!m.contains_key("c"));
+    }
+
+    #[test]
+    fn cycles_and_self_loops_terminate() {
+        let g = MemoryGraph::new([("a", "b"), ("b", "a"), ("a", "a")]);
+        let m = bfs(&g, &s(&["a"]), 10, Direction::Both).unwrap();
+        assert_eq!(m, BTreeMap::from([("a".into(), 0), ("b".into(), 1)]));
+    }
+
+    #[test]
+    fn directions_parse() {
+        assert_eq!("citations".parse::<Direction>().unwrap(), Direction::Citations);
+        assert!("sideways".parse::<Direction>().is_err());
+    }
+}

@@ -1,0 +1,47 @@
+//! The `litindex` binary: parse, dispatch, map errors to an exit code.
+
+use std::io::{self, BufWriter, Write};
+use std::process::ExitCode;
+
+use clap::error::ErrorKind;
+use clap::Parser;
+use litindex::cli::Cli;
+use litindex::commands::{self, UsageError};
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => match e.kind() {
+            // A bad value: one line naming the flag and what is wrong.
+            ErrorKind::ValueValidation | ErrorKind::InvalidValue => {
+                let text = e.to_string();
+                eprintln!(
+                    "litindex: error: {}",
+                    text.lines().next().unwrap_or("invalid argument").trim_start_matches("error: ")
+                );
+                return ExitCode::from(2);
+            }
+            _ => e.exit(),
+        },
+    };
+    let mut out = BufWriter::new(io::stdout().lock());
+    let result = commands::run(cli, &mut out).and_then(|()| Ok(out.flush()?));
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        // `litindex search … | head` closing the pipe early is not a failure.
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            let message = format!("{e:#}").replace('\n', " ");
+            eprintln!("litindex: error: {message}");
+            if e.downcast_ref::<UsageError>().is_some() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+    }
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| c.downcast_ref::<io::Error>().is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe))
+}

@@ -1,0 +1,51 @@
+//! Numbered migrations from `migrations/`, applied in order in one
+//! transaction; the version reached is stored in `PRAGMA user_version`.
+
+use anyhow::Context;
+use rusqlite::Connection;
+
+/// Every migration, in order: migration `i` (1-based) brings the schema to version `i`.
+/// Never edit one that has shipped; add a new file.
+const MIGRATIONS: &[(&str, &str)] = &[("001_init.sql", include_str!("../../migrations/001_init.sql"))];
+
+/// The schema version this binary writes and reads.
+pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+
+/// Applies every migration newer than the database's `user_version`.
+pub fn migrate(conn: &mut Connection) -> anyhow::Result<()> {
+    let current: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    let tx = conn.transaction()?;
+    for (i, (name, sql)) in MIGRATIONS.iter().enumerate() {
+        let version = i as i64 + 1;
+        if version <= current {
+            continue;
+        }
+        tx.execute_batch(sql).with_context(|| format!("migration {name} failed"))?;
+        tx.pragma_update(None, "user_version", version)?;
+    }
+    tx.commit()?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn migrates_an_empty_database_to_the_latest_version() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        migrate(&mut conn).unwrap();
+        let v: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
+        assert_eq!(v, SCHEMA_VERSION);
+        for table in ["papers", "terms", "postings", "edges", "index_meta", "disagreements"] {
+            let n: i64 = conn
+                .query_row("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?1", [table], |r| {
+                    r.get(0)
+                })
+                .unwrap();
+            assert_eq!(n, 1, "{table}");
+        }
+        // Running again is a no-op.
+        migrate(&mut conn).unwrap();
+    }
+}

@@ -1,0 +1,226 @@
+//! Read queries over an open index. Every statement is parameterised and
+//! cached; nothing here loads the corpus as a whole.
+
+use std::collections::BTreeMap;
+
+use anyhow::Context;
+use rusqlite::{params, OptionalExtension};
+use serde::Serialize;
+
+use super::Store;
+use crate::analyzer::Analyzer;
+use crate::bm25::Bm25;
+use crate::graph::{Adjacency, Direction};
+
+/// The stored BM25 statistics and build settings.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct IndexMeta {
+    pub analyzer: String,
+    pub k1: f64,
+    pub b: f64,
+    pub num_docs: u64,
+    pub total_len: u64,
+    pub avgdl: f64,
+    pub min_year: Option<i32>,
+    pub max_year: Option<i32>,
+    pub built_at: String,
+}
+
+impl IndexMeta {
+    pub fn bm25(&self) -> Bm25 {
+        Bm25 { k1: self.k1, b: self.b }
+    }
+
+    pub fn analyzer(&self) -> anyhow::Result<Analyzer> {
+        self.analyzer.parse().context("the index was built with an analyzer this litindex does not know")
+    }
+}
+
+/// A paper as stored, with its graph neighbours.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PaperRow {
+    pub id: String,
+    pub title: String,
+    #[serde(rename = "abstract")]
+    pub abstract_: String,
+    pub year: Option<i32>,
+    pub authors: Vec<String>,
+    pub source: String,
+    pub doc_len: u32,
+}
+
+/// One posting of a term: the paper (by its integer doc id), the term
+/// frequency, and the paper's length.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Posting {
+    pub doc: i64,
+    pub tf: u32,
+    pub doc_len: u32,
+}
+
+impl Store {
+    /// The single `index_meta` row.
+    pub fn meta(&self) -> anyhow::Result<IndexMeta> {
+        self.conn
+            .prepare_cached(
+                "SELECT analyzer, k1, b, num_docs, total_len, avgdl, min_year, max_year, built_at FROM index_meta WHERE id = 1",
+            )?
+            .query_row([], |r| {
+                Ok(IndexMeta {
+                    analyzer: r.get(0)?,
+                    k1: r.get(1)?,
+                    b: r.get(2)?,
+                    num_docs: r.get(3)?,
+                    total_len: r.get(4)?,
+                    avgdl: r.get(5)?,
+                    min_year: r.get(6)?,
+                    max_year: r.get(7)?,
+                    built_at: r.get(8)?,
+                })
+            })
+            .optional()?
+            .with_context(|| format!("{} has no index statistics; rebuild it with `litindex build`", self.path.display()))
+    }
+
+    /// A term's document frequency and postings, or `None` for an unknown term.
+    pub fn postings(&self, term: &str) -> anyhow::Result<Option<(u64, Vec<Posting>)>> {
+        let Some((term_id, df)) = self
+            .conn
+            .prepare_cached("SELECT term_id, df FROM terms WHERE term = ?1")?
+            .query_row([term], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, u64>(1)?)))
+            .optional()?
+        else {
+            return Ok(None);
+        };
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT x.doc, x.tf, p.doc_len FROM postings AS x JOIN papers AS p ON p.doc = x.doc WHERE x.term_id = ?1",
+        )?;
+        let postings = stmt
+            .query_map([term_id], |r| Ok(Posting { doc: r.get(0)?, tf: r.get(1)?, doc_len: r.get(2)? }))?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Some((df, postings)))
+    }
+
+    /// The paper with integer doc id `doc`.
+    pub fn paper_by_doc(&self, doc: i64) -> anyhow::Result<PaperRow> {
+        self.paper_where("doc = ?1", params![doc])?.with_context(|| format!("no paper with doc id {doc}"))
+    }
+
+    /// The paper with id `id`, if indexed.
+    pub fn paper(&self, id: &str) -> anyhow::Result<Option<PaperRow>> {
+        self.paper_where("id = ?1", params![id])
+    }
+
+    /// The integer doc id of paper `id`, if indexed.
+    pub fn doc_of(&self, id: &str) -> anyhow::Result<Option<i64>> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT doc FROM papers WHERE id = ?1")?
+            .query_row([id], |r| r.get(0))
+            .optional()?)
+    }
+
+    fn paper_where(&self, cond: &'static str, args: impl rusqlite::Params) -> anyhow::Result<Option<PaperRow>> {
+        let sql = format!("SELECT id, title, abstract, year, authors, source, doc_len FROM papers WHERE {cond}");
+        let row = self
+            .conn
+            .prepare_cached(&sql)?
+            .query_row(args, |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, Option<i32>>(3)?,
+                    r.get::<_, String>(4)?,
+                    r.get::<_, String>(5)?,
+                    r.get::<_, u32>(6)?,
+                ))
+            })
+            .optional()?;
+        row.map(|(id, title, abstract_, year, authors, source, doc_len)| {
+            let authors: Vec<String> = serde_json::from_str(&authors)
+                .with_context(|| format!("paper {id}: authors column is not a JSON array of strings"))?;
+            Ok(PaperRow { id, title, abstract_, year, authors, source, doc_len })
+        })
+        .transpose()
+    }
+
+    /// Ids `id` cites (`References`) or that cite it (`Citations`), sorted.
+    pub fn linked(&self, id: &str, direction: Direction) -> anyhow::Result<Vec<String>> {
+        let mut out = Vec::new();
+        if direction.follows_references() {
+            let mut stmt = self.conn.prepare_cached("SELECT cited FROM edges WHERE citing = ?1")?;
+            for r in stmt.query_map([id], |r| r.get::<_, String>(0))? {
+                out.push(r?);
+            }
+        }
+        if direction.follows_citations() {
+            let mut stmt = self.conn.prepare_cached("SELECT citing FROM edges WHERE cited = ?1")?;
+            for r in stmt.query_map([id], |r| r.get::<_, String>(0))? {
+                out.push(r?);
+            }
+        }
+        out.sort();
+        out.dedup();
+        Ok(out)
+    }
+
+    /// Whether `id` is a node of the graph: an indexed paper or an edge end.
+    pub fn is_node(&self, id: &str) -> anyhow::Result<bool> {
+        if self.doc_of(id)?.is_some() {
+            return Ok(true);
+        }
+        let n: i64 = self
+            .conn
+            .prepare_cached(
+                "SELECT EXISTS (SELECT 1 FROM edges WHERE citing = ?1) OR EXISTS (SELECT 1 FROM edges WHERE cited = ?1)",
+            )?
+            .query_row([id], |r| r.get(0))?;
+        Ok(n != 0)
+    }
+
+    /// Table sizes and source disagreements, for `stats`.
+    pub fn counts(&self) -> anyhow::Result<Counts> {
+        let count = |sql: &str| -> anyhow::Result<u64> { Ok(self.conn.query_row(sql, [], |r| r.get(0))?) };
+        let mut disagreements = BTreeMap::new();
+        let mut stmt = self.conn.prepare("SELECT field, count(*) FROM disagreements GROUP BY field ORDER BY field")?;
+        for row in stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, u64>(1)?)))? {
+            let (field, n) = row?;
+            disagreements.insert(field, n);
+        }
+        Ok(Counts {
+            papers: count("SELECT count(*) FROM papers")?,
+            terms: count("SELECT count(*) FROM terms")?,
+            postings: count("SELECT count(*) FROM postings")?,
+            edges: count("SELECT count(*) FROM edges")?,
+            dangling_edges: count(
+                "SELECT count(*) FROM edges AS e
+                 WHERE NOT EXISTS (SELECT 1 FROM papers WHERE id = e.citing)
+                    OR NOT EXISTS (SELECT 1 FROM papers WHERE id = e.cited)",
+            )?,
+            disagreements,
+        })
+    }
+}
+
+/// Table sizes reported by `stats`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Counts {
+    pub papers: u64,
+    pub terms: u64,
+    pub postings: u64,
+    pub edges: u64,
+    pub dangling_edges: u64,
+    /// Per field, how many times two sources disagreed.
+    pub disagreements: BTreeMap<String, u64>,
+}
+
+/// The persisted adjacency, read one visited node at a time: a walk loads
+/// only the edges it touches.
+pub struct StoreAdjacency<'a>(pub &'a Store);
+
+impl Adjacency for StoreAdjacency<'_> {
+    fn neighbors(&self, id: &str, direction: Direction) -> anyhow::Result<Vec<String>> {
+        self.0.linked(id, direction)
+    }
+}

@@ -1,0 +1,43 @@
+//! Helpers shared by the integration tests.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use litindex::analyzer::Analyzer;
+use litindex::bm25::Bm25;
+use litindex::source::{ArxivMock, SemanticScholarMock, Union};
+use litindex::store::{build_index, Store};
+
+/// The real binary, with no inherited `LITINDEX_DB`.
+pub fn litindex() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_litindex"));
+    c.env_remove("LITINDEX_DB");
+    c
+}
+
+/// Runs the binary with `args` in `dir`.
+pub fn run_in(dir: &Path, args: &[&str]) -> Output {
+    litindex().current_dir(dir).args(args).output().expect("run litindex")
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).expect("stderr is UTF-8")
+}
+
+/// Builds the mock-corpus index (arXiv then S2, default settings) in a new
+/// temporary directory and opens it.
+pub fn mock_store() -> (tempfile::TempDir, Store) {
+    let dir = tempfile::tempdir().unwrap();
+    let path: PathBuf = dir.path().join("mock.db");
+    let mut u = Union::new();
+    u.add_source(&ArxivMock).unwrap();
+    u.add_source(&SemanticScholarMock).unwrap();
+    let (papers, disagreements) = u.finish();
+    build_index(&path, &papers, &disagreements, Analyzer::Plain, Bm25::default()).unwrap();
+    let store = Store::open(&path).unwrap();
+    (dir, store)
+}

@@ -1,0 +1,10 @@
+//! Integration tests: one binary, one module per area.
+//!
+//! `cli` drives the real `litindex` binary against temporary databases;
+//! `properties` holds the two-implementations-agree property tests;
+//! `retrieval` checks ranking behaviour on the built-in mock corpus.
+
+mod cli;
+mod common;
+mod properties;
+mod retrieval;

@@ -1,0 +1,136 @@
+//! Ranking behaviour on the built-in mock corpus, through the library.
+
+use std::collections::BTreeSet;
+
+use litindex::graph::Direction;
+use litindex::search::{search, SearchParams, Weights};
+use litindex::source::mock_topics;
+
+use crate::common::mock_store;
+
+fn params(hops: u32) -> SearchParams {
+    SearchParams { hops, ..SearchParams::default() }
+}
+
+#[test]
+fn ranked_order_is_non_increasing_and_ids_are_unique() {
+    let (_dir, store) = mock_store();
+    for q in ["sparse attention", "retrieval augmented generation", "low-rank adapters", "benchmark", "model"] {
+        let r = search(&store, q, &params(2)).unwrap();
+        assert!(r.hit_count > 0, "{q}");
+        assert_eq!(r.hit_count, r.ranked.len());
+        for pair in r.ranked.windows(2) {
+            assert!(pair[0].final_score >= pair[1].final_score, "{q}: not sorted");
+            if pair[0].final_score == pair[1].final_score {
+                assert!(pair[0].id < pair[1].id, "{q}: ties not by id");
+            }
+        }
+        let ids: BTreeSet<&str> = r.ranked.iter().map(|h| h.id.as_str()).collect();
+        assert_eq!(ids.len(), r.ranked.len(), "{q}: duplicate ids");
+    }
+}
+
+#[test]
+fn top_hit_for_head_pruning_query_is_on_topic() {
+    let (_dir, store) = mock_store();
+    let (_, attention_ids) = &mock_topics()[0];
+    let r = search(&store, "attention sparsity head pruning", &SearchParams::default()).unwrap();
+    let top = &r.ranked[0];
+    assert!(attention_ids.contains(&top.id), "top hit {} ({}) is off topic", top.id, top.title);
+}
+
+#[test]
+fn more_hops_never_lose_hits() {
+    let (_dir, store) = mock_store();
+    for (topic, _) in mock_topics() {
+        let h0: BTreeSet<String> =
+            search(&store, &topic.query, &params(0)).unwrap().ranked.into_iter().map(|h| h.id).collect();
+        let h1: BTreeSet<String> =
+            search(&store, &topic.query, &params(1)).unwrap().ranked.into_iter().map(|h| h.id).collect();
+        let h2: BTreeSet<String> =
+            search(&store, &topic.query, &params(2)).unwrap().ranked.into_iter().map(|h| h.id).collect();
+        assert!(h0.is_subset(&h1) && h1.is_subset(&h2), "{}", topic.query);
+        assert!(h2.len() > h0.len(), "{}: the walk added nothing", topic.query);
+    }
+}
+
+#[test]
+fn empty_and_punctuation_queries_have_no_hits() {
+    let (_dir, store) = mock_store();
+    for q in ["", "   ", "?!.,", "zzzunknownterm"] {
+        let r = search(&store, q, &SearchParams::default()).unwrap();
+        assert_eq!(r.hit_count, 0, "{q:?}");
+        assert!(r.ranked.is_empty());
+        assert_eq!((r.top_score, r.average_score), (0.0, 0.0));
+    }
+}
+
+#[test]
+fn metrics_are_consistent_with_the_ranking() {
+    let (_dir, store) = mock_store();
+    let r = search(&store, "dataset distillation", &SearchParams::default()).unwrap();
+    assert!(r.top_score >= r.average_score && r.average_score >= 0.0);
+    assert_eq!(r.top_score, r.ranked[0].final_score);
+    let mean = r.ranked.iter().map(|h| h.final_score).sum::<f64>() / r.ranked.len() as f64;
+    assert!((mean - r.average_score).abs() < 1e-12);
+    assert!(r.wall_time_ms >= 0.0);
+    let w = Weights::default();
+    let max_bm25 = r.ranked.iter().map(|h| h.bm25_score).fold(0.0, f64::max);
+    for h in &r.ranked {
+        assert!(h.graph_distance.is_some(), "core merge: every hit is a seed or reached");
+        let expected = w.bm25 * h.bm25_score / max_bm25 + w.graph * h.graph_score + w.recency * h.recency_score;
+        assert!((h.final_score - expected).abs() < 1e-12, "{}: final score is not the documented formula", h.id);
+        assert!((0.0..=1.0).contains(&h.recency_score));
+    }
+}
+
+#[test]
+fn seeds_are_the_top_k_bm25_papers() {
+    let (_dir, store) = mock_store();
+    let k = 5;
+    let r = search(&store, "sparse attention", &SearchParams { top_k: k, hops: 0, ..SearchParams::default() }).unwrap();
+    assert_eq!(r.hit_count, k);
+    assert!(r.ranked.iter().all(|h| h.graph_distance == Some(0) && h.bm25_score > 0.0));
+    // Every non-seed of the 2-hop result scores no higher in BM25 than the weakest seed.
+    let weakest = r.ranked.iter().map(|h| h.bm25_score).fold(f64::INFINITY, f64::min);
+    let wide = search(&store, "sparse attention", &SearchParams { top_k: k, ..SearchParams::default() }).unwrap();
+    for h in wide.ranked.iter().filter(|h| h.graph_distance != Some(0)) {
+        assert!(h.bm25_score <= weakest, "{} outscores the seeds but is not one", h.id);
+    }
+}
+
+#[test]
+fn vocabulary_gap_paper_is_found_only_through_the_graph() {
+    let (_dir, store) = mock_store();
+    for (topic, _) in mock_topics() {
+        let bm25_only = search(&store, &topic.query, &params(0)).unwrap();
+        assert!(
+            bm25_only.ranked.iter().all(|h| h.id != topic.gap_paper),
+            "{}: BM25 alone finds the gap paper {}",
+            topic.query,
+            topic.gap_paper
+        );
+        let full = search(&store, &topic.query, &SearchParams::default()).unwrap();
+        let hit = full.ranked.iter().find(|h| h.id == topic.gap_paper).unwrap_or_else(|| {
+            panic!("{}: the graph pass does not find the gap paper {}", topic.query, topic.gap_paper)
+        });
+        assert_eq!(hit.bm25_score, 0.0, "{}: gap paper shares a query word", topic.query);
+        assert!(matches!(hit.graph_distance, Some(1) | Some(2)));
+    }
+}
+
+#[test]
+fn direction_limits_the_walk() {
+    let (_dir, store) = mock_store();
+    let q = "sparse attention";
+    let both = search(&store, q, &params(1)).unwrap();
+    let refs =
+        search(&store, q, &SearchParams { hops: 1, direction: Direction::References, ..SearchParams::default() })
+            .unwrap();
+    let cites =
+        search(&store, q, &SearchParams { hops: 1, direction: Direction::Citations, ..SearchParams::default() })
+            .unwrap();
+    let ids = |r: &litindex::search::RetrievalResult| r.ranked.iter().map(|h| h.id.clone()).collect::<BTreeSet<_>>();
+    let union: BTreeSet<String> = ids(&refs).union(&ids(&cites)).cloned().collect();
+    assert_eq!(ids(&both), union);
+}
