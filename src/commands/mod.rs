@@ -49,6 +49,12 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Some(p) if !p.as_os_str().is_empty() => Db::Named(p),
         _ => Db::Default,
     };
+    // Reject bad arguments before anything touches the disk.
+    match &cli.command {
+        Command::Search(args) => search::validate(args)?,
+        Command::Neighbors(args) => neighbors::validate(args)?,
+        _ => {}
+    }
     match cli.command {
         Command::Build(args) => build::run(&args, db.path(), out),
         Command::Search(args) => search::run(&args, &open_for_reading(&db)?, out),
@@ -56,6 +62,15 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Paper(args) => paper::run(&args, &open_for_reading(&db)?, out),
         Command::Stats(args) => stats::run(&args, &open_for_reading(&db)?, out),
     }
+}
+
+/// Prints `value` as pretty JSON and a newline. Serialised in memory first,
+/// so a closed pipe surfaces as the plain `io::Error` that `main` treats as success.
+fn write_json(out: &mut dyn Write, value: &impl serde::Serialize) -> anyhow::Result<()> {
+    let mut text = serde_json::to_string_pretty(value)?;
+    text.push('\n');
+    out.write_all(text.as_bytes())?;
+    Ok(())
 }
 
 /// Opens the index for a read command. The embedded default: when no

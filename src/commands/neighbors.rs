@@ -30,10 +30,15 @@ struct Neighborhood<'a> {
     nodes: Vec<Node>,
 }
 
-pub fn run(args: &NeighborsArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result<()> {
+/// Checks the arguments that clap cannot.
+pub fn validate(args: &NeighborsArgs) -> Result<(), UsageError> {
     if args.hops > MAX_NEIGHBOR_HOPS {
-        return Err(UsageError(format!("--hops {} is out of range: use 0 to {MAX_NEIGHBOR_HOPS}", args.hops)).into());
+        return Err(UsageError(format!("--hops {} is out of range: use 0 to {MAX_NEIGHBOR_HOPS}", args.hops)));
     }
+    Ok(())
+}
+
+pub fn run(args: &NeighborsArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result<()> {
     if !store.is_node(&args.id)? {
         anyhow::bail!("unknown paper id `{}` in {}", args.id, store.path().display());
     }
@@ -51,8 +56,7 @@ pub fn run(args: &NeighborsArgs, store: &Store, out: &mut dyn Write) -> anyhow::
     let hood = Neighborhood { seed: &args.id, hops: args.hops, direction: args.direction.name(), nodes };
     match args.format {
         Format::Json => {
-            serde_json::to_writer_pretty(&mut *out, &hood)?;
-            writeln!(out)?;
+            super::write_json(out, &hood)?;
         }
         Format::Table => {
             writeln!(out, "{:>4}  {:<14} title", "hop", "id")?;

@@ -23,8 +23,7 @@ pub fn run(args: &PaperArgs, store: &Store, out: &mut dyn Write) -> anyhow::Resu
     };
     match args.format {
         Format::Json => {
-            serde_json::to_writer_pretty(&mut *out, &paper)?;
-            writeln!(out)?;
+            super::write_json(out, &paper)?;
         }
         Format::Table => {
             let year = paper.year.map_or("-".to_string(), |y| y.to_string());

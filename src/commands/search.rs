@@ -7,21 +7,24 @@ use crate::cli::{Format, SearchArgs};
 use crate::search::{search, SearchParams, MAX_SEARCH_HOPS};
 use crate::store::Store;
 
-pub fn run(args: &SearchArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result<()> {
+/// Checks the arguments that clap cannot.
+pub fn validate(args: &SearchArgs) -> Result<(), UsageError> {
     if args.hops > MAX_SEARCH_HOPS {
         return Err(UsageError(format!(
             "--hops {} is out of range for search: use 0 to {MAX_SEARCH_HOPS} (`litindex neighbors` walks further)",
             args.hops
-        ))
-        .into());
+        )));
     }
+    Ok(())
+}
+
+pub fn run(args: &SearchArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result<()> {
     let params = SearchParams { top_k: args.top_k, hops: args.hops, direction: args.direction, weights: args.weights };
     let mut result = search(store, &args.query, &params)?;
     result.ranked.truncate(args.limit);
     match args.format {
         Format::Json => {
-            serde_json::to_writer_pretty(&mut *out, &result)?;
-            writeln!(out)?;
+            super::write_json(out, &result)?;
         }
         Format::Table => {
             writeln!(

@@ -52,8 +52,7 @@ pub fn run(args: &StatsArgs, store: &Store, out: &mut dyn Write) -> anyhow::Resu
     };
     match args.format {
         Format::Json => {
-            serde_json::to_writer_pretty(&mut *out, &s)?;
-            writeln!(out)?;
+            super::write_json(out, &s)?;
         }
         Format::Table => {
             let years = match (s.year_min, s.year_max) {

@@ -43,11 +43,20 @@ pub fn build_index(
     if !dir.is_dir() {
         anyhow::bail!("cannot build {}: directory {} does not exist", path.display(), dir.display());
     }
-    let tmp = tempfile::Builder::new()
-        .prefix(".litindex-build-")
-        .suffix(".db")
-        .tempfile_in(dir)
-        .with_context(|| format!("cannot create a temporary file in {}", dir.display()))?;
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".litindex-build-").suffix(".db");
+    // A temporary file is private (0600) by default; the index is an ordinary
+    // file, so ask for 0666 and let the umask decide, as for any new file.
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    let tmp =
+        builder.tempfile_in(dir).with_context(|| format!("cannot create a temporary file in {}", dir.display()))?;
+    // Rebuilding keeps the permissions the old index had.
+    if let Ok(old) = std::fs::metadata(path) {
+        if old.is_file() {
+            std::fs::set_permissions(tmp.path(), old.permissions())?;
+        }
+    }
     let report = {
         let mut conn = Connection::open(tmp.path())?;
         configure(&conn)?;
@@ -57,7 +66,9 @@ pub fn build_index(
         conn.close().map_err(|(_, e)| e)?;
         report
     };
-    tmp.persist(path).with_context(|| format!("cannot move the new index into place at {}", path.display()))?;
+    tmp.persist(path)
+        .map_err(|e| e.error)
+        .with_context(|| format!("cannot move the new index into place at {}", path.display()))?;
     Ok(report)
 }
 
