@@ -11,8 +11,10 @@ CREATE TABLE papers (
     year     INTEGER,
     authors  TEXT NOT NULL DEFAULT '[]',  -- JSON array of names
     source   TEXT NOT NULL,               -- contributing sources, joined by '+'
-    doc_len  INTEGER NOT NULL             -- BM25 document length: tokens in title + ' ' + abstract
+    doc_len  INTEGER NOT NULL,            -- BM25 document length: tokens in title + ' ' + abstract
+    arxiv_version INTEGER                 -- highest arXiv version any source named
 );
+CREATE INDEX idx_papers_year ON papers (year);
 
 -- The vocabulary with each term's document frequency (BM25 df).
 CREATE TABLE terms (
@@ -56,15 +58,66 @@ CREATE TABLE index_meta (
 );
 
 -- Fields on which two sources gave different non-empty values for one paper.
+-- origin 'build': found while `build` unioned its inputs; 'ingest': between
+-- the stored records of a paper, recomputed whenever the paper is re-derived.
 CREATE TABLE disagreements (
     paper_id     TEXT NOT NULL,
     field        TEXT NOT NULL,
     kept         TEXT NOT NULL,
     kept_source  TEXT NOT NULL,
     other        TEXT NOT NULL,
-    other_source TEXT NOT NULL
+    other_source TEXT NOT NULL,
+    origin       TEXT NOT NULL DEFAULT 'build'
 );
 CREATE INDEX idx_disagreements_paper_id ON disagreements (paper_id);
+
+-- Each source's own record of a paper, as read. A paper row is derived from
+-- its records (text by source precedence, graph by union); a re-ingested
+-- record from the same source replaces the old one.
+CREATE TABLE records (
+    source    TEXT NOT NULL,   -- arxiv, s2, s2-papers, s2-abstracts, openalex, beir, paper, or a build label
+    source_id TEXT NOT NULL,   -- the record's id in its source, normalised
+    paper_id  TEXT NOT NULL,   -- the canonical id of the paper it belongs to
+    format    TEXT NOT NULL,   -- the input format it was read in
+    origin    TEXT NOT NULL,   -- file:line (or file: path) it was last read from
+    title_key TEXT,            -- normalised title for fallback matching; NULL when generic or absent
+    data      TEXT NOT NULL,   -- the record as JSON
+    PRIMARY KEY (source, source_id)
+);
+CREATE INDEX idx_records_paper_id ON records (paper_id);
+CREATE INDEX idx_records_title_key ON records (title_key) WHERE title_key IS NOT NULL;
+
+-- Every known spelling of a paper's ids, normalised, pointing at its
+-- canonical id (arXiv > DOI > CorpusId > OpenAlex > S2 sha > own id).
+CREATE TABLE aliases (
+    alias    TEXT PRIMARY KEY,
+    paper_id TEXT NOT NULL,
+    kind     TEXT NOT NULL     -- arxiv, doi, corpusid, openalex, s2, own
+) WITHOUT ROWID;
+CREATE INDEX idx_aliases_paper_id ON aliases (paper_id);
+
+-- Citations as the sources stated them, between normalised ids. `edges` is
+-- derived from these by resolving both ends through `aliases`.
+CREATE TABLE links (
+    origin_source TEXT NOT NULL,  -- the record's source ('edges' for edge files)
+    origin_id     TEXT NOT NULL,  -- the record's source_id ('' for edge files)
+    citing        TEXT NOT NULL,
+    cited         TEXT NOT NULL,
+    PRIMARY KEY (origin_source, origin_id, citing, cited)
+) WITHOUT ROWID;
+CREATE INDEX idx_links_citing ON links (citing);
+CREATE INDEX idx_links_cited ON links (cited);
+
+-- Merges that were not a plain shared id: title fallbacks and bridges.
+CREATE TABLE merges (
+    id       INTEGER PRIMARY KEY,
+    paper_id TEXT NOT NULL,  -- the paper the records ended up in
+    rule     TEXT NOT NULL,  -- 'title-fallback' or 'bridge'
+    record   TEXT NOT NULL,  -- source:source_id of the record that caused it
+    other    TEXT NOT NULL,  -- what it was merged with
+    detail   TEXT NOT NULL
+);
+CREATE INDEX idx_merges_paper_id ON merges (paper_id);
 
 -- A readable view of the postings for sqlite3 users.
 CREATE VIEW postings_readable AS

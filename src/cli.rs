@@ -28,6 +28,8 @@ pub struct Cli {
 pub enum Command {
     /// (Re)build the index from the given sources (the mock corpus when none is given)
     Build(BuildArgs),
+    /// Add files to the index incrementally (creating it if absent)
+    Ingest(IngestArgs),
     /// Search the index: BM25 hits plus what a citation walk from them reaches
     Search(SearchArgs),
     /// List the papers within some hops of an id in the citation graph
@@ -36,6 +38,8 @@ pub enum Command {
     Paper(PaperArgs),
     /// Show what the index holds
     Stats(StatsArgs),
+    /// List the merges made by title fallback or by a record bridging two papers
+    Dupes(DupesArgs),
 }
 
 /// Output formats.
@@ -68,6 +72,47 @@ pub struct BuildArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct IngestArgs {
+    /// Input files (gzip-compressed or not)
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Input format: auto, paper, beir, arxiv-oai, arxiv-atom, s2, s2-papers, s2-abstracts, s2-citations, openalex, edges
+    #[arg(long, default_value = "auto", value_parser = parse_format)]
+    pub format: FormatChoice,
+    /// The paper a Semantic Scholar /references or /citations page belongs to
+    #[arg(long, value_name = "ID")]
+    pub paper: Option<String>,
+    /// Skip malformed records (counted and listed) instead of failing the whole ingest
+    #[arg(long)]
+    pub skip_invalid: bool,
+    /// No progress bar
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Text analyzer, when this ingest creates the index
+    #[arg(long, default_value = "plain", value_parser = parse_analyzer)]
+    pub analyzer: Analyzer,
+    /// BM25 k1, when this ingest creates the index
+    #[arg(long, default_value_t = DEFAULT_K1)]
+    pub k1: f64,
+    /// BM25 b, when this ingest creates the index
+    #[arg(long, default_value_t = DEFAULT_B)]
+    pub b: f64,
+}
+
+/// `--format auto` or one named format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FormatChoice {
+    Auto,
+    Named(crate::ingest::formats::Format),
+}
+
+#[derive(Debug, Args)]
+pub struct DupesArgs {
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+}
+
+#[derive(Debug, Args)]
 pub struct SearchArgs {
     /// What to look for
     pub query: String,
@@ -92,7 +137,7 @@ pub struct SearchArgs {
 
 #[derive(Debug, Args)]
 pub struct NeighborsArgs {
-    /// A paper id, or any id that appears in the citation graph
+    /// A paper id or alias (arXiv id, DOI, CorpusId:N, OpenAlex W-id, S2 sha, in any usual spelling), or any id in the citation graph
     pub id: String,
     /// How many hops to walk (0-10)
     #[arg(long, default_value_t = 1)]
@@ -119,7 +164,7 @@ pub enum Engine {
 
 #[derive(Debug, Args)]
 pub struct PaperArgs {
-    /// The paper's id
+    /// The paper's id or any alias (arXiv id with or without version, DOI, CorpusId:N, W-id, S2 sha, or their URLs)
     pub id: String,
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
@@ -137,6 +182,12 @@ fn parse_weights(s: &str) -> Result<Weights, String> {
 }
 fn parse_direction(s: &str) -> Result<Direction, String> {
     s.parse().map_err(|e: anyhow::Error| e.to_string())
+}
+fn parse_format(s: &str) -> Result<FormatChoice, String> {
+    if s == "auto" {
+        return Ok(FormatChoice::Auto);
+    }
+    s.parse().map(FormatChoice::Named).map_err(|e: anyhow::Error| e.to_string())
 }
 fn parse_analyzer(s: &str) -> Result<Analyzer, String> {
     s.parse().map_err(|e: anyhow::Error| e.to_string())

@@ -8,12 +8,14 @@
 
 pub mod analyzer;
 pub mod bm25;
+pub mod cli;
+pub mod commands;
+pub mod fields;
 pub mod graph;
+pub mod ingest;
 pub mod paper;
 pub mod search;
 pub mod source;
 pub mod store;
 
 pub use paper::Paper;
-pub mod cli;
-pub mod commands;

@@ -2,6 +2,8 @@
 //! store (read commands) and the output stream.
 
 mod build;
+mod dupes;
+mod ingest;
 mod neighbors;
 mod paper;
 mod search;
@@ -57,6 +59,8 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
     }
     match cli.command {
         Command::Build(args) => build::run(&args, db.path(), out),
+        Command::Ingest(args) => ingest::run(&args, db.path(), out),
+        Command::Dupes(args) => dupes::run(&args, &open_for_reading(&db)?, out),
         Command::Search(args) => search::run(&args, &open_for_reading(&db)?, out),
         Command::Neighbors(args) => neighbors::run(&args, &open_for_reading(&db)?, out),
         Command::Paper(args) => paper::run(&args, &open_for_reading(&db)?, out),

@@ -2,11 +2,13 @@
 
 use std::io::Write;
 
+use anyhow::Context;
 use serde::Serialize;
 
 use super::UsageError;
 use crate::cli::{Engine, Format, NeighborsArgs};
 use crate::graph::{bfs, expand_cte};
+use crate::ingest::ids::PaperId;
 use crate::store::{Store, StoreAdjacency};
 
 /// Deepest walk `neighbors` allows.
@@ -39,10 +41,15 @@ pub fn validate(args: &NeighborsArgs) -> Result<(), UsageError> {
 }
 
 pub fn run(args: &NeighborsArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result<()> {
-    if !store.is_node(&args.id)? {
-        anyhow::bail!("unknown paper id `{}` in {}", args.id, store.path().display());
-    }
-    let seeds = [args.id.clone()];
+    // A paper by any alias, else a dangling id as written or normalised.
+    let seed = match store.resolve(&args.id)? {
+        Some(id) => id,
+        None => [args.id.trim().to_string(), PaperId::parse(&args.id).key()]
+            .into_iter()
+            .find_map(|id| store.is_node(&id).ok().filter(|&known| known).map(|_| id))
+            .with_context(|| format!("unknown paper id `{}` in {}", args.id, store.path().display()))?,
+    };
+    let seeds = [seed.clone()];
     let reached = match args.engine {
         Engine::Sql => expand_cte(store.conn(), &seeds, args.hops, args.direction)?,
         Engine::Memory => bfs(&StoreAdjacency(store), &seeds, args.hops, args.direction)?,
@@ -53,7 +60,7 @@ pub fn run(args: &NeighborsArgs, store: &Store, out: &mut dyn Write) -> anyhow::
         nodes.push(Node { indexed: title.is_some(), title, id, distance });
     }
     nodes.sort_by(|a, b| a.distance.cmp(&b.distance).then_with(|| a.id.cmp(&b.id)));
-    let hood = Neighborhood { seed: &args.id, hops: args.hops, direction: args.direction.name(), nodes };
+    let hood = Neighborhood { seed: &seed, hops: args.hops, direction: args.direction.name(), nodes };
     match args.format {
         Format::Json => {
             super::write_json(out, &hood)?;

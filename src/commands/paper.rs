@@ -8,7 +8,11 @@ use crate::paper::Paper;
 use crate::store::Store;
 
 pub fn run(args: &PaperArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result<()> {
-    let Some(row) = store.paper(&args.id)? else {
+    let row = match store.resolve(&args.id)? {
+        Some(id) => store.paper(&id)?,
+        None => None,
+    };
+    let Some(row) = row else {
         anyhow::bail!("unknown paper id `{}` in {}", args.id, store.path().display());
     };
     let paper = Paper {

@@ -9,9 +9,10 @@ use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 
 use anyhow::Context;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::{RecordError, Source};
+use crate::fields::{object, opt_str, opt_year, req_str, req_text, str_list, FieldError};
 use crate::paper::Paper;
 
 /// A JSON Lines file of paper records.
@@ -67,95 +68,28 @@ impl Source for JsonlFile {
     }
 }
 
-type FieldError = (Option<String>, String);
-
 /// Parses one line into a Paper, naming the field at fault.
 pub(crate) fn parse_line(text: &str) -> Result<Paper, FieldError> {
     let value: Value = serde_json::from_str(text).map_err(|e| (None, format!("malformed JSON: {e}")))?;
-    let Value::Object(obj) = value else {
-        return Err((None, format!("expected a JSON object, got {}", kind(&value))));
-    };
-    let id = required_string(&obj, "id")?;
-    let title = required_string(&obj, "title")?;
+    parse_value(value)
+}
+
+/// A Paper from one JSON value.
+pub(crate) fn parse_value(value: Value) -> Result<Paper, FieldError> {
+    let obj = object(value)?;
+    let id = req_str(&obj, "id")?;
+    // Required, but may be empty: CACM has a paper with an abstract and no title.
+    let title = req_text(&obj, "title")?;
     Ok(Paper {
         id,
         title,
-        abstract_: optional_string(&obj, "abstract")?.unwrap_or_default(),
-        year: year(&obj)?,
-        authors: string_list(&obj, "authors")?,
-        references: string_list(&obj, "references")?,
-        citations: string_list(&obj, "citations")?,
-        source: optional_string(&obj, "source")?.filter(|s| !s.trim().is_empty()).unwrap_or_else(|| "jsonl".into()),
+        abstract_: opt_str(&obj, "abstract")?,
+        year: opt_year(&obj, "year")?,
+        authors: str_list(&obj, "authors")?,
+        references: str_list(&obj, "references")?,
+        citations: str_list(&obj, "citations")?,
+        source: Some(opt_str(&obj, "source")?).filter(|s| !s.trim().is_empty()).unwrap_or_else(|| "jsonl".into()),
     })
-}
-
-fn field_err(field: &str, message: String) -> FieldError {
-    (Some(field.to_string()), message)
-}
-
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
-fn required_string(obj: &Map<String, Value>, field: &str) -> Result<String, FieldError> {
-    match obj.get(field) {
-        None | Some(Value::Null) => Err(field_err(field, "is required".into())),
-        Some(Value::String(s)) if s.trim().is_empty() => Err(field_err(field, "must not be empty".into())),
-        Some(Value::String(s)) => Ok(s.trim().to_string()),
-        Some(v) => Err(field_err(field, format!("expected a string, got {}", kind(v)))),
-    }
-}
-
-fn optional_string(obj: &Map<String, Value>, field: &str) -> Result<Option<String>, FieldError> {
-    match obj.get(field) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(v) => Err(field_err(field, format!("expected a string, got {}", kind(v)))),
-    }
-}
-
-/// A year is an integer or a string of digits (as some exports write it).
-fn year(obj: &Map<String, Value>) -> Result<Option<i32>, FieldError> {
-    let bad = |shown: String| field_err("year", format!("expected an integer year, got {shown}"));
-    match obj.get("year") {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::Number(n)) => match n.as_i64() {
-            Some(y) if (-9999..=9999).contains(&y) => Ok(Some(y as i32)),
-            _ => Err(bad(n.to_string())),
-        },
-        Some(Value::String(s)) => {
-            let t = s.trim();
-            if !t.is_empty() && t.len() <= 4 && t.bytes().all(|b| b.is_ascii_digit()) {
-                Ok(Some(t.parse().expect("at most four ASCII digits")))
-            } else {
-                Err(bad(format!("{s:?}")))
-            }
-        }
-        Some(v) => Err(bad(kind(v).into())),
-    }
-}
-
-fn string_list(obj: &Map<String, Value>, field: &str) -> Result<Vec<String>, FieldError> {
-    match obj.get(field) {
-        None | Some(Value::Null) => Ok(Vec::new()),
-        Some(Value::Array(items)) => items
-            .iter()
-            .enumerate()
-            .map(|(i, v)| match v {
-                Value::String(s) if !s.trim().is_empty() => Ok(s.trim().to_string()),
-                Value::String(_) => Err(field_err(field, format!("item {i} is an empty string"))),
-                other => Err(field_err(field, format!("item {i}: expected a string, got {}", kind(other)))),
-            })
-            .collect(),
-        Some(v) => Err(field_err(field, format!("expected an array of strings, got {}", kind(v)))),
-    }
 }
 
 #[cfg(test)]
@@ -170,6 +104,8 @@ mod tests {
         assert_eq!(p.year, None);
         assert!(p.authors.is_empty() && p.references.is_empty() && p.citations.is_empty());
         assert_eq!(p.source, "jsonl");
+        // A title may be empty, but not missing.
+        assert_eq!(parse_line(r#"{"id": "x2", "title": ""}"#).unwrap().title, "");
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! so a bad record is reported with its file and line. The [`Union`] merges
 //! records on their id by one documented precedence.
 
-mod jsonl;
+pub(crate) mod jsonl;
 mod mock;
 mod union;
 

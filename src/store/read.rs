@@ -11,6 +11,7 @@ use super::Store;
 use crate::analyzer::Analyzer;
 use crate::bm25::Bm25;
 use crate::graph::{Adjacency, Direction};
+use crate::ingest::ids::PaperId;
 
 /// The stored BM25 statistics and build settings.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -163,6 +164,28 @@ impl Store {
         out.sort();
         out.dedup();
         Ok(out)
+    }
+
+    /// The canonical id of the paper a user named by its id or any alias, in
+    /// any usual spelling (arXiv id with or without version or as a URL, DOI
+    /// in any case or as a URL, `CorpusId:N`, OpenAlex `W…` or URL, S2 sha).
+    pub fn resolve(&self, input: &str) -> anyhow::Result<Option<String>> {
+        let input = input.trim();
+        let normal = PaperId::parse(input).key();
+        for candidate in [input, normal.as_str()] {
+            if self.doc_of(candidate)?.is_some() {
+                return Ok(Some(candidate.to_string()));
+            }
+            let alias: Option<String> = self
+                .conn
+                .prepare_cached("SELECT paper_id FROM aliases WHERE alias = ?1")?
+                .query_row([candidate], |r| r.get(0))
+                .optional()?;
+            if let Some(id) = alias {
+                return Ok(Some(id));
+            }
+        }
+        Ok(None)
     }
 
     /// Whether `id` is a node of the graph: an indexed paper or an edge end.

@@ -5,8 +5,10 @@ use std::process::{Command, Output};
 
 use litindex::analyzer::Analyzer;
 use litindex::bm25::Bm25;
-use litindex::source::{ArxivMock, SemanticScholarMock, Union};
-use litindex::store::{build_index, Store};
+use litindex::ingest::{build_index, union_sources};
+use litindex::paper::Paper;
+use litindex::source::{ArxivMock, SemanticScholarMock, Source, Union};
+use litindex::store::Store;
 
 /// The real binary, with no inherited `LITINDEX_DB`.
 pub fn litindex() -> Command {
@@ -33,11 +35,18 @@ pub fn stderr(o: &Output) -> String {
 pub fn mock_store() -> (tempfile::TempDir, Store) {
     let dir = tempfile::tempdir().unwrap();
     let path: PathBuf = dir.path().join("mock.db");
-    let mut u = Union::new();
-    u.add_source(&ArxivMock).unwrap();
-    u.add_source(&SemanticScholarMock).unwrap();
-    let (papers, disagreements) = u.finish();
-    build_index(&path, &papers, &disagreements, Analyzer::Plain, Bm25::default()).unwrap();
+    let sources: Vec<Box<dyn Source>> = vec![Box::new(ArxivMock), Box::new(SemanticScholarMock)];
+    build_index(&path, union_sources(&sources).unwrap(), Analyzer::Plain, Bm25::default()).unwrap();
     let store = Store::open(&path).unwrap();
     (dir, store)
+}
+
+/// Builds an index of `papers` (ids used as given) at `path` and opens it.
+pub fn build_papers(path: &Path, papers: &[Paper], bm25: Bm25) -> Store {
+    let mut u = Union::new();
+    for p in papers {
+        u.add(p.clone());
+    }
+    build_index(path, u, Analyzer::Plain, bm25).unwrap();
+    Store::open(path).unwrap()
 }

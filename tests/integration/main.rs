@@ -6,5 +6,6 @@
 
 mod cli;
 mod common;
+mod ingest;
 mod properties;
 mod retrieval;

@@ -12,8 +12,10 @@ use litindex::bm25::{reference_scores, Bm25};
 use litindex::graph::{bfs, expand_cte, Direction, MemoryGraph};
 use litindex::paper::Paper;
 use litindex::search::bm25_scores;
-use litindex::store::{build_index, Store, StoreAdjacency};
+use litindex::store::StoreAdjacency;
 use proptest::prelude::*;
+
+use crate::common::build_papers;
 
 /// A small vocabulary so that terms repeat across documents and queries.
 const WORDS: &[&str] = &[
@@ -65,8 +67,7 @@ proptest! {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("bm25.db");
         let bm25 = Bm25::new(k1, b).unwrap();
-        build_index(&path, &papers, &[], Analyzer::Plain, bm25).unwrap();
-        let store = Store::open(&path).unwrap();
+        let store = build_papers(&path, &papers, bm25);
         let raw: Vec<(String, String)> =
             papers.iter().map(|p| (p.id.clone(), format!("{} {}", p.title, p.abstract_))).collect();
         for q in &queries {
@@ -101,7 +102,7 @@ fn node(i: usize) -> String {
     // Ids with characters a careless CTE would mishandle.
     match i % 4 {
         0 => format!("p{i}"),
-        1 => format!("doi:10.1/x'{i}"),
+        1 => format!("x'{i}:y"),
         2 => format!("n_{i}%"),
         _ => format!("\"q {i}\""),
     }
@@ -159,8 +160,7 @@ proptest! {
     fn cte_walk_equals_bfs(g in random_graph()) {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("graph.db");
-        build_index(&path, &g.papers(), &[], Analyzer::Plain, Bm25::default()).unwrap();
-        let store = Store::open(&path).unwrap();
+        let store = build_papers(&path, &g.papers(), Bm25::default());
         let seeds: Vec<String> = g.seeds.iter().map(|&i| node(i)).collect();
 
         let raw = g.expressible();
@@ -182,8 +182,7 @@ fn cte_handles_a_cycle_and_many_seeds() {
     ];
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("cycle.db");
-    build_index(&path, &papers, &[], Analyzer::Plain, Bm25::default()).unwrap();
-    let store = Store::open(&path).unwrap();
+    let store = build_papers(&path, &papers, Bm25::default());
     let m = expand_cte(store.conn(), &["a".into()], 10, Direction::References).unwrap();
     let expected: BTreeMap<String, u32> =
         [("a", 0), ("b", 1), ("c", 2), ("zz", 3)].into_iter().map(|(k, v)| (k.to_string(), v)).collect();

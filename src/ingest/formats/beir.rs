@@ -1,0 +1,321 @@
+//! `beir`: a BEIR `corpus.jsonl`, one `{"_id", "title", "text", "metadata"}`
+//! object per line.
+//!
+//! The `_id` is kept verbatim (trimmed) as a [`PaperId::Own`], even when it
+//! looks like an arXiv id or a DOI: BEIR qrels name documents by exactly that
+//! string. An integer `_id` is accepted and written in decimal. `title` may
+//! be empty (it often is in real BEIR corpora); `text` becomes the abstract.
+//! `metadata` is ignored.
+
+use serde_json::{Map, Value};
+
+use super::s2::stop_after_file_error;
+use super::{collapse_ws, field_err, json_lines, kind, object, opt_str, FieldError, Format, Input, Items};
+use crate::ingest::ids::PaperId;
+use crate::ingest::record::{Item, Record};
+
+pub fn read(input: Input) -> Items {
+    stop_after_file_error(json_lines(input, Format::Beir, |value| Ok(vec![Item::Record(parse(value)?)])))
+}
+
+fn parse(value: Value) -> Result<Record, FieldError> {
+    let obj = object(value)?;
+    let id = beir_id(&obj)?;
+    Ok(Record {
+        source: "beir".into(),
+        source_id: PaperId::Own(id),
+        title: collapse_ws(&opt_str(&obj, "title")?),
+        abstract_: opt_str(&obj, "text")?.trim().to_string(),
+        ..Record::default()
+    })
+}
+
+/// `_id`: a non-empty string (trimmed, otherwise verbatim) or an integer.
+fn beir_id(obj: &Map<String, Value>) -> Result<String, FieldError> {
+    match obj.get("_id") {
+        None | Some(Value::Null) => Err(field_err("_id", "is required")),
+        Some(Value::String(s)) if s.trim().is_empty() => Err(field_err("_id", "must not be empty")),
+        Some(Value::String(s)) => Ok(s.trim().to_string()),
+        Some(Value::Number(n)) if n.is_u64() || n.is_i64() => Ok(n.to_string()),
+        Some(Value::Number(n)) => Err(field_err("_id", format!("expected a string or an integer, got {n}"))),
+        Some(v) => Err(field_err("_id", format!("expected a string or an integer, got {}", kind(v)))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+    use std::path::Path;
+
+    use super::super::{open_input, sniff, Format, FormatOptions, Located, ReadError};
+    use super::*;
+    use crate::ingest::record::Link;
+
+    fn fixture(name: &str) -> std::path::PathBuf {
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/ingest")).join(name)
+    }
+
+    fn read_all(path: &Path) -> Vec<Result<Located, ReadError>> {
+        read(open_input(path).unwrap()).collect()
+    }
+
+    fn read_text(text: &str) -> Vec<Result<Located, ReadError>> {
+        let mut f = tempfile::NamedTempFile::new().unwrap();
+        f.write_all(text.as_bytes()).unwrap();
+        f.flush().unwrap();
+        read_all(f.path())
+    }
+
+    fn record(r: Result<Located, ReadError>) -> Record {
+        match r {
+            Ok((Item::Record(rec), _)) => rec,
+            other => panic!("expected a record, got {other:?}"),
+        }
+    }
+
+    fn record_error(r: &Result<Located, ReadError>) -> &crate::source::RecordError {
+        match r {
+            Err(ReadError::Record(e)) => e,
+            other => panic!("expected a record error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn fixture_records_keep_ids_verbatim() {
+        let path = fixture("beir_corpus.jsonl");
+        let items = read_all(&path);
+        assert_eq!(items.len(), 3);
+        let locs: Vec<String> = items.iter().map(|r| r.as_ref().unwrap().1.clone()).collect();
+        assert_eq!(locs, (1..=3).map(|i| format!("{}:{i}", path.display())).collect::<Vec<_>>());
+        let recs: Vec<Record> = items.into_iter().map(record).collect();
+        assert_eq!(
+            recs[0],
+            Record {
+                source: "beir".into(),
+                source_id: PaperId::Own("smre-2021".into()),
+                title: "Sparse Mixtures of Retrieval Experts".into(),
+                abstract_:
+                    "We route each query to a sparse mixture of retrieval experts. Each expert is a small lexical \
+                            or dense retriever, and a learned gate selects two experts per query. On five benchmarks \
+                            the mixture matches a dense retriever ten times its size."
+                        .into(),
+                ..Record::default()
+            }
+        );
+        assert_eq!(recs[1].source_id, PaperId::Own("4983".into()));
+        assert_eq!(recs[1].title, "");
+        assert!(recs[1].abstract_.starts_with("Alterations of the architecture"));
+        // Looks like a versioned arXiv id; stays exactly as written (trimmed).
+        assert_eq!(recs[2].source_id, PaperId::Own("1801.00002v3".into()));
+        assert_eq!(recs[2].arxiv_version, None);
+        assert!(recs[2].ids.is_empty());
+    }
+
+    #[test]
+    fn bad_records_name_the_field() {
+        let cases = [
+            (r#"{"title":"T","text":"x"}"#, Some("_id"), "is required"),
+            (r#"{"_id":"  ","title":"T","text":"x"}"#, Some("_id"), "must not be empty"),
+            (r#"{"_id":1.5,"title":"T","text":"x"}"#, Some("_id"), "expected a string or an integer"),
+            (r#"{"_id":["a"],"title":"T","text":"x"}"#, Some("_id"), "got an array"),
+            (r#"{"_id":"a","title":7,"text":"x"}"#, Some("title"), "expected a string, got a number"),
+            (r#"{"_id":"a","title":"T","text":{"p":1}}"#, Some("text"), "expected a string, got an object"),
+            (r#"["a"]"#, None, "expected a JSON object"),
+            (r#"{"_id":"a""#, None, "malformed JSON (beir)"),
+        ];
+        for (line, field, msg) in cases {
+            let items = read_text(&format!("\n{line}\n"));
+            assert_eq!(items.len(), 1, "{line}");
+            let e = record_error(&items[0]);
+            assert_eq!(e.field.as_deref(), field, "{line}");
+            assert!(e.message.contains(msg), "{line}: {}", e.message);
+            assert!(e.location.ends_with(":2"), "{line}: {}", e.location);
+        }
+    }
+
+    #[test]
+    fn gzip_copy_reads_identically_and_truncated_gzip_is_a_file_error() {
+        let path = fixture("beir_corpus.jsonl");
+        let plain = std::fs::read(&path).unwrap();
+        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        enc.write_all(&plain).unwrap();
+        let gz = enc.finish().unwrap();
+
+        let mut f = tempfile::NamedTempFile::new().unwrap();
+        f.write_all(&gz).unwrap();
+        f.flush().unwrap();
+        let strip =
+            |items: Vec<Result<Located, ReadError>>| -> Vec<Item> { items.into_iter().map(|r| r.unwrap().0).collect() };
+        assert_eq!(strip(read_all(f.path())), strip(read_all(&path)));
+
+        let mut t = tempfile::NamedTempFile::new().unwrap();
+        t.write_all(&gz[..gz.len() / 2]).unwrap();
+        t.flush().unwrap();
+        // The file error comes last: reading stops there.
+        let items: Vec<_> = read(open_input(t.path()).unwrap()).take(100).collect();
+        match items.last() {
+            Some(Err(ReadError::File(e))) => assert!(format!("{e:#}").contains("truncated"), "{e:#}"),
+            other => panic!("expected a file error last, got {other:?}"),
+        }
+        assert_eq!(items.iter().filter(|r| matches!(r, Err(ReadError::File(_)))).count(), 1);
+    }
+
+    /// `sniff` over every fixture of this directory (and small inline Paper and
+    /// edges files).
+    #[test]
+    fn sniff_recognises_every_fixture() {
+        let expected = [
+            ("beir_corpus.jsonl", Format::Beir),
+            ("arxiv_oai.jsonl", Format::ArxivOai),
+            ("arxiv_atom.xml", Format::ArxivAtom),
+            ("arxiv_atom_error.xml", Format::ArxivAtom),
+            ("s2_paper.json", Format::S2),
+            ("s2_batch.json", Format::S2),
+            ("s2_batch_array.json", Format::S2),
+            ("s2_references.json", Format::S2),
+            ("s2_citations.json", Format::S2),
+            ("s2_papers.jsonl", Format::S2Papers),
+            ("s2_abstracts.jsonl", Format::S2Abstracts),
+            ("s2_citations.jsonl", Format::S2Citations),
+            ("openalex_work.json", Format::OpenAlex),
+            ("openalex_list.json", Format::OpenAlex),
+            ("openalex_works.jsonl", Format::OpenAlex),
+            ("edges.tsv", Format::Edges),
+        ];
+        let mut wrong = Vec::new();
+        for (name, format) in expected {
+            let got = sniff(&mut open_input(&fixture(name)).unwrap());
+            if got.as_ref().ok() != Some(&format) {
+                wrong.push(format!("{name}: expected {format}, got {got:?}"));
+            }
+        }
+        for (text, format) in [
+            ("{\"id\": \"p001\", \"title\": \"A paper\", \"year\": 2020}\n", Format::Paper),
+            ("p001\tp002\np002\tp003\n", Format::Edges),
+        ] {
+            let mut f = tempfile::NamedTempFile::new().unwrap();
+            f.write_all(text.as_bytes()).unwrap();
+            f.flush().unwrap();
+            let got = sniff(&mut open_input(f.path()).unwrap());
+            if got.as_ref().ok() != Some(&format) {
+                wrong.push(format!("inline {format}: got {got:?}"));
+            }
+        }
+        assert!(wrong.is_empty(), "{wrong:#?}");
+    }
+
+    /// Every fixture, read with the format `sniff` picks, parses without a
+    /// single error (the shared paper and its neighbours are all well formed).
+    #[test]
+    fn every_fixture_parses_cleanly_through_read() {
+        let names = [
+            "beir_corpus.jsonl",
+            "arxiv_oai.jsonl",
+            "arxiv_atom.xml",
+            "s2_paper.json",
+            "s2_batch.json",
+            "s2_batch_array.json",
+            "s2_papers.jsonl",
+            "s2_abstracts.jsonl",
+            "s2_citations.jsonl",
+            "openalex_work.json",
+            "openalex_list.json",
+            "openalex_works.jsonl",
+            "edges.tsv",
+        ];
+        for name in names {
+            let mut input = open_input(&fixture(name)).unwrap();
+            let format = sniff(&mut input).unwrap();
+            let items: Vec<_> = super::super::read(format, input, &FormatOptions::default()).unwrap().collect();
+            assert!(!items.is_empty(), "{name}");
+            for item in items {
+                assert!(item.is_ok(), "{name}: {}", item.unwrap_err());
+            }
+        }
+        // The edges fixture names the shared paper under two spellings.
+        let links: Vec<Item> = crate::ingest::formats::edges::read(open_input(&fixture("edges.tsv")).unwrap())
+            .map(|r| r.unwrap().0)
+            .collect();
+        assert_eq!(
+            links,
+            vec![
+                Item::Link(Link {
+                    citing: PaperId::Arxiv("2101.00001".into()),
+                    cited: PaperId::OpenAlex("W2000000002".into())
+                }),
+                Item::Link(Link {
+                    citing: PaperId::Doi("10.1234/shared.paper.2021".into()),
+                    cited: PaperId::CorpusId(1111)
+                }),
+            ]
+        );
+    }
+
+    /// Every format over truncated and corrupted copies of every fixture:
+    /// errors are fine, panics are not.
+    #[test]
+    fn no_format_panics_on_damaged_fixtures() {
+        let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/ingest"));
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut names: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+        names.sort();
+        for path in names {
+            let bytes = std::fs::read(&path).unwrap();
+            let mut variants: Vec<Vec<u8>> = Vec::new();
+            for k in 1..6 {
+                variants.push(bytes[..bytes.len() * k / 6].to_vec());
+            }
+            for _ in 0..6 {
+                let mut v = bytes.clone();
+                for _ in 0..4 {
+                    let i = (next() % v.len() as u64) as usize;
+                    v[i] = [b'"', b'{', b']', b'<', b'>', b'\n', b'\t', 0xc3, 0xff, b'0'][(next() % 10) as usize];
+                }
+                variants.push(v);
+            }
+            for v in variants {
+                let mut f = tempfile::NamedTempFile::new().unwrap();
+                f.write_all(&v).unwrap();
+                f.flush().unwrap();
+                for format in Format::ALL {
+                    let opts = FormatOptions { paper: Some(PaperId::CorpusId(1)), ..FormatOptions::default() };
+                    if let Ok(items) = super::super::read(format, open_input(f.path()).unwrap(), &opts) {
+                        for item in items.take(10_000) {
+                            if matches!(item, Err(ReadError::File(_))) {
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// `sniff` on the compact (one-line) form of each whole-document fixture,
+    /// which is what the APIs actually send. Ignored: a compact OpenAlex list
+    /// page `{"meta": …, "results": [...]}` is not recognised (its top-level
+    /// keys name no format, and the whole-text fallback is only tried when
+    /// the first line is not a complete object).
+    #[test]
+    fn sniff_recognises_compact_documents() {
+        for (name, format) in [
+            ("s2_paper.json", Format::S2),
+            ("s2_batch.json", Format::S2),
+            ("s2_references.json", Format::S2),
+            ("openalex_work.json", Format::OpenAlex),
+            ("openalex_list.json", Format::OpenAlex),
+        ] {
+            let v: serde_json::Value = serde_json::from_slice(&std::fs::read(fixture(name)).unwrap()).unwrap();
+            let mut f = tempfile::NamedTempFile::new().unwrap();
+            f.write_all(v.to_string().as_bytes()).unwrap();
+            f.flush().unwrap();
+            assert_eq!(sniff(&mut open_input(f.path()).unwrap()).ok(), Some(format), "compact {name}");
+        }
+    }
+}

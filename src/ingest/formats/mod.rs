@@ -1,0 +1,371 @@
+//! Input formats: one file per format, each turning a (decompressed) byte
+//! stream into [`Item`]s with a precise location for every bad record.
+//!
+//! Line-oriented formats (JSON Lines, TSV) and Atom feeds stream; a single
+//! JSON document is read whole, up to [`MAX_JSON_DOCUMENT`] bytes. Input may
+//! be gzip-compressed (detected by its magic bytes, not its name).
+
+mod arxiv_atom;
+mod arxiv_oai;
+mod beir;
+mod edges;
+mod openalex;
+mod paper;
+mod s2;
+mod s2_bulk;
+
+use std::fmt;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use anyhow::Context;
+use serde_json::{Map, Value};
+
+pub(crate) use crate::fields::*;
+
+use super::ids::PaperId;
+use super::record::Item;
+use crate::source::RecordError;
+
+/// The largest single JSON document read whole.
+pub const MAX_JSON_DOCUMENT: u64 = 256 * 1024 * 1024;
+
+/// A supported input format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Paper,
+    Beir,
+    ArxivOai,
+    ArxivAtom,
+    S2,
+    S2Papers,
+    S2Abstracts,
+    S2Citations,
+    OpenAlex,
+    Edges,
+}
+
+impl Format {
+    pub const ALL: [Format; 10] = [
+        Format::Paper,
+        Format::Beir,
+        Format::ArxivOai,
+        Format::ArxivAtom,
+        Format::S2,
+        Format::S2Papers,
+        Format::S2Abstracts,
+        Format::S2Citations,
+        Format::OpenAlex,
+        Format::Edges,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Paper => "paper",
+            Format::Beir => "beir",
+            Format::ArxivOai => "arxiv-oai",
+            Format::ArxivAtom => "arxiv-atom",
+            Format::S2 => "s2",
+            Format::S2Papers => "s2-papers",
+            Format::S2Abstracts => "s2-abstracts",
+            Format::S2Citations => "s2-citations",
+            Format::OpenAlex => "openalex",
+            Format::Edges => "edges",
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Format {
+    type Err = anyhow::Error;
+    fn from_str(s: &str) -> anyhow::Result<Format> {
+        Format::ALL.into_iter().find(|f| f.name() == s).ok_or_else(|| {
+            let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
+            anyhow::anyhow!("unknown format `{s}` (known: auto, {})", names.join(", "))
+        })
+    }
+}
+
+/// Options some formats need.
+#[derive(Debug, Clone, Default)]
+pub struct FormatOptions {
+    /// The paper an S2 `/references` or `/citations` page belongs to.
+    pub paper: Option<PaperId>,
+    /// Counts entries skipped because they carry no usable id (S2 `paperId:
+    /// null` references, `null` batch entries, bulk citations whose cited
+    /// paper is null). Not errors: the caller reports the total.
+    pub skipped_nulls: Arc<AtomicU64>,
+}
+
+/// Why reading stopped or a record was refused.
+#[derive(Debug)]
+pub enum ReadError {
+    /// One bad record: skippable with `--skip-invalid`.
+    Record(RecordError),
+    /// The file itself is at fault (unreadable, truncated gzip, not the
+    /// format): never skippable.
+    File(anyhow::Error),
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReadError::Record(e) => e.fmt(f),
+            ReadError::File(e) => write!(f, "{e:#}"),
+        }
+    }
+}
+
+/// An item and where it came from (`file:line`, or `file: …` for documents).
+pub type Located = (Item, String);
+
+/// The items of one file.
+pub type Items = Box<dyn Iterator<Item = Result<Located, ReadError>>>;
+
+/// An opened input: decompressed bytes, plus a counter of compressed bytes
+/// read so far (for progress) and the file's size.
+pub struct Input {
+    pub path: PathBuf,
+    pub reader: Box<dyn BufRead>,
+    pub bytes_read: Arc<AtomicU64>,
+    pub total_bytes: u64,
+}
+
+/// Counts bytes as they are read from the file.
+struct Counting<R> {
+    inner: R,
+    count: Arc<AtomicU64>,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+/// Opens `path`, transparently gunzipping it when it starts with the gzip magic bytes.
+pub fn open_input(path: &Path) -> anyhow::Result<Input> {
+    let file = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let meta = file.metadata().with_context(|| format!("cannot read {}", path.display()))?;
+    anyhow::ensure!(!meta.is_dir(), "cannot read {}: it is a directory", path.display());
+    let bytes_read = Arc::new(AtomicU64::new(0));
+    let mut raw = BufReader::new(Counting { inner: file, count: bytes_read.clone() });
+    let head = raw.fill_buf().with_context(|| format!("cannot read {}", path.display()))?;
+    let gzip = head.starts_with(&[0x1f, 0x8b]);
+    let reader: Box<dyn BufRead> =
+        if gzip { Box::new(BufReader::new(flate2::bufread::MultiGzDecoder::new(raw))) } else { Box::new(raw) };
+    Ok(Input { path: path.to_path_buf(), reader, bytes_read, total_bytes: meta.len() })
+}
+
+/// Reads `input` as `format`.
+pub fn read(format: Format, input: Input, opts: &FormatOptions) -> anyhow::Result<Items> {
+    match format {
+        Format::Paper => Ok(paper::read(input)),
+        Format::Beir => Ok(beir::read(input)),
+        Format::ArxivOai => Ok(arxiv_oai::read(input)),
+        Format::ArxivAtom => Ok(arxiv_atom::read(input)),
+        Format::S2 => s2::read(input, opts),
+        Format::S2Papers => Ok(s2_bulk::read_papers(input, opts)),
+        Format::S2Abstracts => Ok(s2_bulk::read_abstracts(input, opts)),
+        Format::S2Citations => Ok(s2_bulk::read_citations(input, opts)),
+        Format::OpenAlex => openalex::read(input),
+        Format::Edges => Ok(edges::read(input)),
+    }
+}
+
+/// Guesses the format from the first bytes of the (decompressed) input.
+pub fn sniff(input: &mut Input) -> anyhow::Result<Format> {
+    let path = input.path.display().to_string();
+    let head = input.reader.fill_buf().map_err(|e| file_fault(&input.path, e))?;
+    let head = String::from_utf8_lossy(&head[..head.len().min(64 * 1024)]).into_owned();
+    let trimmed = head.trim_start_matches('\u{feff}').trim_start();
+    if trimmed.is_empty() {
+        anyhow::bail!("{path} is empty");
+    }
+    if trimmed.starts_with('<') {
+        if trimmed.contains("http://www.w3.org/2005/Atom") {
+            return Ok(Format::ArxivAtom);
+        }
+        anyhow::bail!("{path} is XML but not an Atom feed; pass --format");
+    }
+    let first_line = trimmed.lines().next().unwrap_or("");
+    if !first_line.starts_with('{') && !first_line.starts_with('[') && first_line.contains('\t') {
+        return Ok(Format::Edges);
+    }
+    // A JSON Lines file has a whole object on its first line; a document
+    // may not (pretty-printed), so look at the keys that appear early.
+    if let Ok(Value::Object(obj)) = serde_json::from_str::<Value>(first_line) {
+        if let Some(f) = sniff_object(&obj) {
+            return Ok(f);
+        }
+        anyhow::bail!("cannot tell the format of {path} from its first record; pass --format");
+    }
+    if trimmed.starts_with('{') || trimmed.starts_with('[') {
+        let has = |k: &str| trimmed.contains(&format!("\"{k}\""));
+        if has("citedPaper") || has("citingPaper") || has("paperId") {
+            return Ok(Format::S2);
+        }
+        if has("abstract_inverted_index") || has("referenced_works") || trimmed.contains("openalex.org/W") {
+            return Ok(Format::OpenAlex);
+        }
+    }
+    anyhow::bail!("cannot tell the format of {path}; pass --format")
+}
+
+/// The format whose records have these keys.
+fn sniff_object(obj: &Map<String, Value>) -> Option<Format> {
+    let has = |k: &str| obj.contains_key(k);
+    if has("citingcorpusid") || has("citedcorpusid") {
+        Some(Format::S2Citations)
+    } else if has("corpusid") && (has("externalids") || has("title")) {
+        Some(Format::S2Papers)
+    } else if has("corpusid") && has("abstract") {
+        Some(Format::S2Abstracts)
+    } else if has("_id") {
+        Some(Format::Beir)
+    } else if has("authors_parsed") || (has("versions") && has("update_date")) {
+        Some(Format::ArxivOai)
+    } else if has("abstract_inverted_index")
+        || has("referenced_works")
+        || has("display_name")
+        || obj.get("id").and_then(Value::as_str).is_some_and(|s| s.contains("openalex.org/"))
+    {
+        Some(Format::OpenAlex)
+    } else if has("results") && (has("meta") || obj.get("results").is_some_and(Value::is_array)) {
+        // An OpenAlex list page on one line, as the API sends it.
+        Some(Format::OpenAlex)
+    } else if has("paperId") || has("citedPaper") || has("citingPaper") || has("data") {
+        Some(Format::S2)
+    } else if has("id") && has("title") {
+        Some(Format::Paper)
+    } else {
+        None
+    }
+}
+
+/// An I/O failure while reading `path`: a fault of the file itself.
+pub(crate) fn file_fault(path: &Path, e: io::Error) -> anyhow::Error {
+    let what = if e.kind() == io::ErrorKind::UnexpectedEof {
+        "truncated input (a gzip stream that ends early?)".to_string()
+    } else {
+        e.to_string()
+    };
+    anyhow::anyhow!("cannot read {}: {what}", path.display())
+}
+
+/// Drives a JSON Lines format: each non-blank line is parsed as JSON and
+/// handed to `parse`, which returns the line's items or the field at fault.
+/// Invalid UTF-8 and malformed JSON are record errors, located `file:line`.
+pub(crate) fn json_lines<F>(input: Input, format: Format, mut parse: F) -> Items
+where
+    F: FnMut(Value) -> Result<Vec<Item>, FieldError> + 'static,
+{
+    let path = input.path;
+    let mut lines = input.reader.split(b'\n').enumerate();
+    let mut pending: std::vec::IntoIter<Item> = Vec::new().into_iter();
+    let mut pending_loc = String::new();
+    let mut done = false;
+    Box::new(std::iter::from_fn(move || loop {
+        if let Some(item) = pending.next() {
+            return Some(Ok((item, pending_loc.clone())));
+        }
+        if done {
+            return None;
+        }
+        let (i, line) = lines.next()?;
+        let loc = format!("{}:{}", path.display(), i + 1);
+        let bytes = match line {
+            Ok(b) => b,
+            Err(e) => {
+                // A fault of the file ends the stream: reading on would repeat it.
+                done = true;
+                return Some(Err(ReadError::File(file_fault(&path, e))));
+            }
+        };
+        let text = match std::str::from_utf8(&bytes) {
+            // A UTF-8 byte-order mark may start the first line.
+            Ok(t) => t.trim_start_matches('\u{feff}').trim(),
+            Err(e) => {
+                return Some(Err(record_error(&loc, None, format!("invalid UTF-8 at byte {}", e.valid_up_to()))));
+            }
+        };
+        if text.is_empty() {
+            continue;
+        }
+        let value: Value = match serde_json::from_str(text) {
+            Ok(v) => v,
+            Err(e) => return Some(Err(record_error(&loc, None, format!("malformed JSON ({format}): {e}")))),
+        };
+        match parse(value) {
+            Ok(items) => {
+                pending = items.into_iter();
+                pending_loc = loc;
+            }
+            Err((field, message)) => return Some(Err(record_error(&loc, field, message))),
+        }
+    }))
+}
+
+/// Reads a whole JSON document (at most [`MAX_JSON_DOCUMENT`] bytes).
+pub(crate) fn json_document(mut input: Input, format: Format) -> anyhow::Result<Value> {
+    let mut buf = Vec::new();
+    let n = (&mut input.reader)
+        .take(MAX_JSON_DOCUMENT + 1)
+        .read_to_end(&mut buf)
+        .map_err(|e| file_fault(&input.path, e))?;
+    if n as u64 > MAX_JSON_DOCUMENT {
+        anyhow::bail!(
+            "{} is a single JSON document over {} MiB; convert it to JSON Lines (one object per line) and ingest that",
+            input.path.display(),
+            MAX_JSON_DOCUMENT / 1024 / 1024
+        );
+    }
+    let text = std::str::from_utf8(&buf)
+        .map_err(|e| anyhow::anyhow!("{}: invalid UTF-8 at byte offset {}", input.path.display(), e.valid_up_to()))?;
+    serde_json::from_str(text.trim_start_matches('\u{feff}')).map_err(|e| {
+        anyhow::anyhow!(
+            "{}: not valid {format} JSON at line {}, column {}: {e}",
+            input.path.display(),
+            e.line(),
+            e.column()
+        )
+    })
+}
+
+pub(crate) fn record_error(location: &str, field: Option<String>, message: String) -> ReadError {
+    ReadError::Record(RecordError { location: location.to_string(), field, message })
+}
+
+/// Collapses runs of whitespace to one space and trims.
+pub(crate) fn collapse_ws(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn format_names_round_trip() {
+        for f in Format::ALL {
+            assert_eq!(f.name().parse::<Format>().unwrap(), f);
+        }
+        assert!("bibtex".parse::<Format>().is_err());
+    }
+
+    #[test]
+    fn collapse_whitespace() {
+        assert_eq!(collapse_ws("  A\n  title\twith   gaps "), "A title with gaps");
+    }
+}

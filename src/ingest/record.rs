@@ -1,0 +1,79 @@
+//! What a format parser yields: a source's record of one paper, or a bare
+//! citation link (graph-only formats).
+
+use serde::{Deserialize, Serialize};
+
+use super::ids::PaperId;
+
+/// The sources litindex knows, by name. The name is the first half of a
+/// record's key `(source, source_id)` and decides text precedence.
+pub const SOURCES: &[&str] = &["arxiv", "s2", "s2-papers", "s2-abstracts", "openalex", "beir", "paper"];
+
+/// Text precedence of a source: lower wins. arXiv > Semantic Scholar >
+/// OpenAlex > BEIR / Paper.
+pub fn text_rank(source: &str) -> u8 {
+    match source {
+        "arxiv" => 0,
+        "s2" | "s2-papers" | "s2-abstracts" => 1,
+        "openalex" => 2,
+        _ => 3,
+    }
+}
+
+/// One source's description of one paper.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Record {
+    /// One of [`SOURCES`].
+    pub source: String,
+    /// The record's id in its source; `(source, source_id.key())` is the key
+    /// that a re-ingest of the same record replaces.
+    pub source_id: PaperId,
+    /// Every other id the record carries (DOI, arXiv id, CorpusId, …).
+    pub ids: Vec<PaperId>,
+    pub title: String,
+    #[serde(rename = "abstract")]
+    pub abstract_: String,
+    pub year: Option<i32>,
+    pub authors: Vec<String>,
+    /// Papers this one cites.
+    pub references: Vec<PaperId>,
+    /// Papers that cite this one.
+    pub citations: Vec<PaperId>,
+    /// The highest arXiv version the record names.
+    pub arxiv_version: Option<u32>,
+}
+
+impl Record {
+    /// The record's ids, its own first, without repeats.
+    pub fn all_ids(&self) -> Vec<PaperId> {
+        let mut v = vec![self.source_id.clone()];
+        for id in &self.ids {
+            if !v.contains(id) {
+                v.push(id.clone());
+            }
+        }
+        v
+    }
+
+    /// Its DOI, unless it is an arXiv DOI.
+    pub fn doi(&self) -> Option<&str> {
+        self.ids.iter().chain(std::iter::once(&self.source_id)).find_map(|id| match id {
+            PaperId::Doi(d) => Some(d.as_str()),
+            _ => None,
+        })
+    }
+}
+
+/// A citation from a graph-only source: `citing` cites `cited`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Link {
+    pub citing: PaperId,
+    pub cited: PaperId,
+}
+
+/// One thing read from an input file.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Item {
+    Record(Record),
+    Link(Link),
+}
