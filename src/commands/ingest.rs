@@ -34,13 +34,16 @@ pub fn run(args: &IngestArgs, db: &Path, out: &mut dyn Write) -> anyhow::Result<
         eprintln!("litindex: … and {} more skipped records", r.skipped as usize - summary.skipped.len());
     }
     let c = Store::open(db)?.counts()?;
-    let formats: Vec<String> = summary.files.iter().map(|(p, f)| format!("{} ({f})", p.display())).collect();
+    let mut formats: Vec<&str> = summary.files.iter().map(|(_, f)| f.name()).collect();
+    formats.dedup();
     writeln!(
         out,
-        "{} {}: {} records: {} added, {} updated, {} merged, {} unchanged, {} skipped, {} without id; \
-         {} links ({} new); index now {} papers, {} edges ({} dangling); {:.2} s, {:.0} records/s",
+        "{} {} from {} file(s) ({}): {} records: {} added, {} updated, {} merged, {} unchanged, {} skipped, \
+         {} without id; {} links ({} new); index now {} papers, {} edges ({} dangling); {:.2} s, {:.0} records/s",
         if summary.created { "created" } else { "ingested into" },
         db.display(),
+        summary.files.len(),
+        formats.join(", "),
         r.records,
         r.added,
         r.updated,
@@ -56,6 +59,5 @@ pub fn run(args: &IngestArgs, db: &Path, out: &mut dyn Write) -> anyhow::Result<
         secs,
         r.records as f64 / secs.max(1e-9),
     )?;
-    writeln!(out, "read {}", formats.join(", "))?;
     Ok(())
 }

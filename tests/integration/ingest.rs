@@ -420,14 +420,14 @@ fn real_data_scifact_and_cacm_ingest() {
     let db = dir.path().join("real.db");
     let scifact = data.join("scifact/corpus.jsonl.gz");
     let out = ok_ingest(&db, &[scifact.to_str().unwrap()]);
-    assert!(out.contains("(beir)"), "{out}");
+    assert!(out.contains("(beir)") && out.lines().count() == 1, "{out}");
     assert_eq!(json_of(&db, &["stats"])["papers"], 5183);
 
     let cacm = dir.path().join("cacm.db");
     let papers = data.join("cacm/papers.jsonl");
     let edges = data.join("cacm/citations_directed.tsv");
     let out = ok_ingest(&cacm, &[papers.to_str().unwrap(), edges.to_str().unwrap()]);
-    assert!(out.contains("(paper)") && out.contains("(edges)"), "{out}");
+    assert!(out.contains("(paper, edges)"), "{out}");
     let stats = json_of(&cacm, &["stats"]);
     assert_eq!(stats["papers"], 3204);
     assert!(stats["edges"].as_u64().unwrap() > 2000, "{stats}");
