@@ -7,7 +7,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use crate::analyzer::Analyzer;
 use crate::bm25::{DEFAULT_B, DEFAULT_K1};
 use crate::graph::Direction;
-use crate::search::{Weights, DEFAULT_HOPS, DEFAULT_TOP_K};
+use crate::search::{GraphScore, SearchParams, Weights};
 
 /// The database used when neither `--db` nor `LITINDEX_DB` names one.
 pub const DEFAULT_DB: &str = "litindex.db";
@@ -40,6 +40,16 @@ pub enum Command {
     Stats(StatsArgs),
     /// List the merges made by title fallback or by a record bridging two papers
     Dupes(DupesArgs),
+    /// Evaluate retrieval against judged queries (nDCG@10, Recall@100, MRR@10, MAP@100)
+    Eval(EvalArgs),
+    /// Answer every query of a file and print a TREC run (or JSON Lines)
+    Run(RunArgs),
+    /// Verify the index: SQLite integrity and litindex's own invariants
+    Check(CheckArgs),
+    /// Write a synthetic corpus (Paper JSON Lines) to stdout
+    Gen(GenArgs),
+    /// Build and query an index from a corpus, timing everything (optionally against FTS5)
+    Bench(BenchArgs),
 }
 
 /// Output formats.
@@ -116,23 +126,151 @@ pub struct DupesArgs {
 pub struct SearchArgs {
     /// What to look for
     pub query: String,
-    /// How many BM25 hits seed the citation walk
-    #[arg(long, default_value_t = DEFAULT_TOP_K)]
-    pub top_k: usize,
-    /// How many citation hops to walk from the seeds (0-2)
-    #[arg(long, default_value_t = DEFAULT_HOPS)]
-    pub hops: u32,
-    /// Which way to follow citations
-    #[arg(long, default_value = "both", value_parser = parse_direction)]
-    pub direction: Direction,
-    /// Weights of BM25, graph and recency in the final score, as B,G,R
-    #[arg(long, default_value = "0.5,0.3,0.2", value_parser = parse_weights, allow_hyphen_values = true)]
-    pub weights: Weights,
+    #[command(flatten)]
+    pub search: SearchOpts,
     /// How many hits to print
     #[arg(long, default_value_t = 20)]
     pub limit: usize,
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
+}
+
+/// The retrieval flags shared by `search`, `eval` and `run`.
+#[derive(Debug, Clone, Args)]
+pub struct SearchOpts {
+    /// How many BM25 hits seed the citation walk [default: 10, or the graph-score mode's]
+    #[arg(long)]
+    pub top_k: Option<usize>,
+    /// How many citation hops to walk from the seeds, 0-2 [default: 2, or the mode's]
+    #[arg(long)]
+    pub hops: Option<u32>,
+    /// Which way to follow citations
+    #[arg(long, default_value = "both", value_parser = parse_direction)]
+    pub direction: Direction,
+    /// Weights of BM25, graph and recency in the final score, as B,G,R [default: 0.5,0.3,0.2, or the mode's]
+    #[arg(long, value_parser = parse_weights, allow_hyphen_values = true)]
+    pub weights: Option<Weights>,
+    /// How many top BM25 papers join the merge besides the seeds and what the walk reaches [default: --top-k, or the mode's]
+    #[arg(long)]
+    pub pool: Option<usize>,
+    /// How a reached paper's graph score is computed: `lesson` (1/0.6/0.3 by hops) or `weighted` (by the BM25 evidence of the seeds that reach it)
+    #[arg(long, default_value = "lesson", value_parser = parse_graph_score)]
+    pub graph_score: GraphScore,
+}
+
+impl SearchOpts {
+    /// The parameters, with the graph-score mode's defaults for what was not given.
+    pub fn params(&self) -> SearchParams {
+        let d = self.graph_score.defaults();
+        let top_k = self.top_k.unwrap_or(d.top_k);
+        SearchParams {
+            top_k,
+            hops: self.hops.unwrap_or(d.hops),
+            direction: self.direction,
+            weights: self.weights.unwrap_or(d.weights),
+            pool: self.pool.unwrap_or(d.pool.map_or(top_k, |p| p.max(top_k))),
+            graph_score: self.graph_score,
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    /// Queries: BEIR queries.jsonl (`_id`, `text`)
+    #[arg(long, value_name = "FILE")]
+    pub queries: PathBuf,
+    /// Judgments: TSV query-id, corpus-id, score (header optional)
+    #[arg(long, value_name = "FILE")]
+    pub qrels: PathBuf,
+    /// Metrics to report (default all): ndcg@10, recall@100, mrr@10, map@100
+    #[arg(long, value_delimiter = ',')]
+    pub metrics: Vec<String>,
+    /// Also report every query's metrics
+    #[arg(long)]
+    pub per_query: bool,
+    #[command(flatten)]
+    pub search: SearchOpts,
+    /// How deep each ranking is evaluated
+    #[arg(long, default_value_t = 100)]
+    pub limit: usize,
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+}
+
+/// Output formats of `run`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum RunFormat {
+    /// TREC run lines: qid Q0 docid rank score tag
+    #[default]
+    Trec,
+    /// One JSON object per query
+    Jsonl,
+}
+
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Queries: BEIR queries.jsonl (`_id`, `text`)
+    #[arg(long, value_name = "FILE")]
+    pub queries: PathBuf,
+    #[arg(long, value_enum, default_value_t)]
+    pub format: RunFormat,
+    /// The run's name, the last column of a TREC run
+    #[arg(long, default_value = "litindex")]
+    pub run_tag: String,
+    #[command(flatten)]
+    pub search: SearchOpts,
+    /// How many results per query
+    #[arg(long, default_value_t = 100)]
+    pub limit: usize,
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+}
+
+#[derive(Debug, Args)]
+pub struct GenArgs {
+    /// How many papers to write
+    #[arg(long)]
+    pub papers: u64,
+    /// Random seed: the same seed gives the same corpus
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Also write a query set drawn from the same distribution to FILE, one per line
+    #[arg(long, value_name = "FILE")]
+    pub queries: Option<PathBuf>,
+    /// How many queries to write with --queries
+    #[arg(long, default_value_t = 200)]
+    pub num_queries: usize,
+}
+
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Corpus: Paper JSON Lines (e.g. from `litindex gen`)
+    #[arg(long, value_name = "FILE")]
+    pub corpus: PathBuf,
+    /// Queries, one per line
+    #[arg(long, value_name = "FILE")]
+    pub queries: PathBuf,
+    #[arg(long, default_value = "plain", value_parser = parse_analyzer)]
+    pub analyzer: Analyzer,
+    /// Also measure a peer on the same documents and queries
+    #[arg(long, value_enum)]
+    pub peer: Option<Peer>,
+    /// Where to build (default: a temporary directory, removed afterwards)
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+}
+
+/// Peers `bench` can measure against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Peer {
+    /// SQLite FTS5 with bm25()
+    Fts5,
 }
 
 #[derive(Debug, Args)]
@@ -178,6 +316,9 @@ pub struct StatsArgs {
 
 // clap value parsers: the error text is ours, clap adds the flag name.
 fn parse_weights(s: &str) -> Result<Weights, String> {
+    s.parse().map_err(|e: anyhow::Error| e.to_string())
+}
+fn parse_graph_score(s: &str) -> Result<GraphScore, String> {
     s.parse().map_err(|e: anyhow::Error| e.to_string())
 }
 fn parse_direction(s: &str) -> Result<Direction, String> {

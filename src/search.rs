@@ -6,11 +6,13 @@
 //!    edges ([`crate::graph::bfs`] over the stored adjacency).
 //!
 //! The merged set is the seeds plus every reached id that is an indexed
-//! paper. Each hit explains its rank:
+//! paper, plus the top `pool` BM25 papers (`--pool`, default `--top-k`: then
+//! it adds nothing). Each hit explains its rank:
 //!
 //! ```text
 //! bm25_norm     = bm25_score / max bm25_score over the merged set (0 if that max is 0)
-//! graph_score   = 1, 0.6, 0.3 for distance 0, 1, 2; 0 when not reached
+//! graph_score   = lesson: 1, 0.6, 0.3 for distance 0, 1, 2; 0 when not reached
+//!                 weighted: see [`GraphScore::Weighted`]
 //! recency_score = (year − min_year) / (max_year − min_year) over the corpus's dated
 //!                 papers; 1 when min = max; 0 for a paper without a year
 //! final_score   = w_bm25·bm25_norm + w_graph·graph_score + w_recency·recency_score
@@ -74,6 +76,65 @@ impl fmt::Display for Weights {
     }
 }
 
+/// How a paper's graph score is computed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GraphScore {
+    /// The core spec: 1 / 0.6 / 0.3 for 0 / 1 / 2 hops from the nearest seed.
+    #[default]
+    Lesson,
+    /// By evidence: `Σ over seeds s that reach the paper of bm25_norm(s) ·
+    /// decay(hops from s)` (decay 1 / 0.6 / 0.3), divided by its maximum over
+    /// the merged set. A paper reached from several strong seeds scores high;
+    /// one reached from a single weak seed scores low.
+    Weighted,
+}
+
+/// A graph-score mode's own defaults for the flags the user did not give.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ModeDefaults {
+    pub top_k: usize,
+    pub hops: u32,
+    pub weights: Weights,
+    /// `None`: the pool is `--top-k`.
+    pub pool: Option<usize>,
+}
+
+impl GraphScore {
+    pub fn name(self) -> &'static str {
+        match self {
+            GraphScore::Lesson => "lesson",
+            GraphScore::Weighted => "weighted",
+        }
+    }
+
+    /// The defaults of the mode. `lesson`'s are the core spec's; `weighted`'s
+    /// were chosen by 2-fold cross-validation on CACM (docs/EVALUATION.md).
+    pub fn defaults(self) -> ModeDefaults {
+        match self {
+            GraphScore::Lesson => {
+                ModeDefaults { top_k: DEFAULT_TOP_K, hops: DEFAULT_HOPS, weights: Weights::default(), pool: None }
+            }
+            GraphScore::Weighted => WEIGHTED_DEFAULTS,
+        }
+    }
+}
+
+/// The `weighted` mode's defaults (see [`GraphScore::defaults`]).
+pub const WEIGHTED_DEFAULTS: ModeDefaults =
+    ModeDefaults { top_k: 10, hops: 1, weights: Weights { bm25: 0.8, graph: 0.2, recency: 0.0 }, pool: Some(100) };
+
+impl FromStr for GraphScore {
+    type Err = anyhow::Error;
+    fn from_str(s: &str) -> anyhow::Result<GraphScore> {
+        match s {
+            "lesson" => Ok(GraphScore::Lesson),
+            "weighted" => Ok(GraphScore::Weighted),
+            other => anyhow::bail!("unknown graph score `{other}` (use lesson or weighted)"),
+        }
+    }
+}
+
 /// How to search.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SearchParams {
@@ -83,6 +144,9 @@ pub struct SearchParams {
     pub hops: u32,
     pub direction: Direction,
     pub weights: Weights,
+    /// How many top BM25 papers join the merged set (at least the seeds).
+    pub pool: usize,
+    pub graph_score: GraphScore,
 }
 
 impl Default for SearchParams {
@@ -92,6 +156,8 @@ impl Default for SearchParams {
             hops: DEFAULT_HOPS,
             direction: Direction::Both,
             weights: Weights::default(),
+            pool: DEFAULT_TOP_K,
+            graph_score: GraphScore::Lesson,
         }
     }
 }
@@ -131,7 +197,7 @@ pub struct RetrievalResult {
     pub ranked: Vec<Hit>,
 }
 
-/// `graph_score` for a walk distance: 1 / 0.6 / 0.3 / 0.
+/// `graph_score` of the `lesson` mode for a walk distance: 1 / 0.6 / 0.3 / 0.
 pub fn graph_score(distance: Option<u32>) -> f64 {
     match distance {
         Some(0) => 1.0,
@@ -192,25 +258,38 @@ pub fn search(store: &Store, query: &str, params: &SearchParams) -> anyhow::Resu
     let started = Instant::now();
     let meta = store.meta()?;
     let scores = bm25_scores(store, query)?;
-    let seeds = top_k(store, &scores, params.top_k)?;
+    let pool = top_k(store, &scores, params.top_k.max(params.pool))?;
+    let seeds = &pool[..params.top_k.min(pool.len())];
     let seed_ids: Vec<String> = seeds.iter().map(|(id, _, _)| id.clone()).collect();
     let reached = bfs(&StoreAdjacency(store), &seed_ids, params.hops, params.direction)?;
 
-    // Merge: seeds ∪ reached ids that are papers, by id.
+    // Merge: seeds ∪ reached ids that are papers ∪ the BM25 pool, by id.
     let mut merged: BTreeMap<String, (i64, Option<u32>)> = BTreeMap::new();
     for (id, distance) in &reached {
         if let Some(doc) = store.doc_of(id)? {
             merged.insert(id.clone(), (doc, Some(*distance)));
         }
     }
-    let max_bm25 = merged.values().map(|(doc, _)| scores.get(doc).copied().unwrap_or(0.0)).fold(0.0, f64::max);
+    for (id, doc, _) in &pool {
+        merged.entry(id.clone()).or_insert((*doc, None));
+    }
+    let bm25_of = |doc: &i64| scores.get(doc).copied().unwrap_or(0.0);
+    let max_bm25 = merged.values().map(|(doc, _)| bm25_of(doc)).fold(0.0, f64::max);
+    let norm = |s: f64| if max_bm25 > 0.0 { s / max_bm25 } else { 0.0 };
+    let evidence = match params.graph_score {
+        GraphScore::Lesson => None,
+        GraphScore::Weighted => Some(seed_evidence(store, seeds, |s| norm(s), params.hops, params.direction, &merged)?),
+    };
     let w = params.weights;
     let mut ranked = Vec::with_capacity(merged.len());
     for (id, (doc, distance)) in merged {
         let row = store.paper_by_doc(doc)?;
-        let bm25_score = scores.get(&doc).copied().unwrap_or(0.0);
-        let bm25_norm = if max_bm25 > 0.0 { bm25_score / max_bm25 } else { 0.0 };
-        let graph_score = graph_score(distance);
+        let bm25_score = bm25_of(&doc);
+        let bm25_norm = norm(bm25_score);
+        let graph_score = match &evidence {
+            None => graph_score(distance),
+            Some(e) => e.get(&id).copied().unwrap_or(0.0),
+        };
         let recency_score = recency_score(row.year, meta.min_year, meta.max_year);
         let final_score = w.bm25 * bm25_norm + w.graph * graph_score + w.recency * recency_score;
         ranked.push(Hit {
@@ -241,6 +320,34 @@ pub fn search(store: &Store, query: &str, params: &SearchParams) -> anyhow::Resu
         wall_time_ms: started.elapsed().as_secs_f64() * 1000.0,
         ranked,
     })
+}
+
+/// The `weighted` graph score of every merged paper: the BM25 evidence of
+/// the seeds that reach it, decayed by distance, over its maximum.
+fn seed_evidence(
+    store: &Store,
+    seeds: &[(String, i64, f64)],
+    norm: impl Fn(f64) -> f64,
+    hops: u32,
+    direction: Direction,
+    merged: &BTreeMap<String, (i64, Option<u32>)>,
+) -> anyhow::Result<HashMap<String, f64>> {
+    let mut evidence: HashMap<String, f64> = HashMap::new();
+    for (id, _, score) in seeds {
+        let strength = norm(*score);
+        for (node, d) in bfs(&StoreAdjacency(store), std::slice::from_ref(id), hops, direction)? {
+            if merged.contains_key(&node) {
+                *evidence.entry(node).or_default() += strength * graph_score(Some(d));
+            }
+        }
+    }
+    let max = evidence.values().copied().fold(0.0, f64::max);
+    if max > 0.0 {
+        for v in evidence.values_mut() {
+            *v /= max;
+        }
+    }
+    Ok(evidence)
 }
 
 /// The first `n` sentences of `text`: a sentence ends at `.`, `!` or `?`

@@ -1,11 +1,16 @@
 //! One file per subcommand; each `run` gets its parsed arguments, the opened
 //! store (read commands) and the output stream.
 
+mod bench;
 mod build;
+mod check;
 mod dupes;
+mod eval;
+mod gen;
 mod ingest;
 mod neighbors;
 mod paper;
+mod run;
 mod search;
 mod stats;
 
@@ -53,7 +58,9 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
     };
     // Reject bad arguments before anything touches the disk.
     match &cli.command {
-        Command::Search(args) => search::validate(args)?,
+        Command::Search(args) => search::validate(&args.search)?,
+        Command::Eval(args) => search::validate(&args.search)?,
+        Command::Run(args) => search::validate(&args.search)?,
         Command::Neighbors(args) => neighbors::validate(args)?,
         _ => {}
     }
@@ -65,6 +72,11 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Neighbors(args) => neighbors::run(&args, &open_for_reading(&db)?, out),
         Command::Paper(args) => paper::run(&args, &open_for_reading(&db)?, out),
         Command::Stats(args) => stats::run(&args, &open_for_reading(&db)?, out),
+        Command::Eval(args) => eval::run(&args, &open_for_reading(&db)?, out),
+        Command::Run(args) => run::run(&args, &open_for_reading(&db)?, out),
+        Command::Check(args) => check::run(&args, &open_for_reading(&db)?, out),
+        Command::Gen(args) => gen::run(&args, out),
+        Command::Bench(args) => bench::run(&args, out),
     }
 }
 

@@ -3,23 +3,23 @@
 use std::io::Write;
 
 use super::UsageError;
-use crate::cli::{Format, SearchArgs};
-use crate::search::{search, SearchParams, MAX_SEARCH_HOPS};
+use crate::cli::{Format, SearchArgs, SearchOpts};
+use crate::search::{search, MAX_SEARCH_HOPS};
 use crate::store::Store;
 
 /// Checks the arguments that clap cannot.
-pub fn validate(args: &SearchArgs) -> Result<(), UsageError> {
-    if args.hops > MAX_SEARCH_HOPS {
+pub fn validate(opts: &SearchOpts) -> Result<(), UsageError> {
+    let hops = opts.params().hops;
+    if hops > MAX_SEARCH_HOPS {
         return Err(UsageError(format!(
-            "--hops {} is out of range for search: use 0 to {MAX_SEARCH_HOPS} (`litindex neighbors` walks further)",
-            args.hops
+            "--hops {hops} is out of range for search: use 0 to {MAX_SEARCH_HOPS} (`litindex neighbors` walks further)"
         )));
     }
     Ok(())
 }
 
 pub fn run(args: &SearchArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result<()> {
-    let params = SearchParams { top_k: args.top_k, hops: args.hops, direction: args.direction, weights: args.weights };
+    let params = args.search.params();
     let mut result = search(store, &args.query, &params)?;
     result.ranked.truncate(args.limit);
     match args.format {
