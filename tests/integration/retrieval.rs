@@ -88,12 +88,14 @@ fn metrics_are_consistent_with_the_ranking() {
 fn seeds_are_the_top_k_bm25_papers() {
     let (_dir, store) = mock_store();
     let k = 5;
-    let r = search(&store, "sparse attention", &SearchParams { top_k: k, hops: 0, ..SearchParams::default() }).unwrap();
+    let r = search(&store, "sparse attention", &SearchParams { top_k: k, pool: k, hops: 0, ..SearchParams::default() })
+        .unwrap();
     assert_eq!(r.hit_count, k);
     assert!(r.ranked.iter().all(|h| h.graph_distance == Some(0) && h.bm25_score > 0.0));
     // Every non-seed of the 2-hop result scores no higher in BM25 than the weakest seed.
     let weakest = r.ranked.iter().map(|h| h.bm25_score).fold(f64::INFINITY, f64::min);
-    let wide = search(&store, "sparse attention", &SearchParams { top_k: k, ..SearchParams::default() }).unwrap();
+    let wide =
+        search(&store, "sparse attention", &SearchParams { top_k: k, pool: k, ..SearchParams::default() }).unwrap();
     for h in wide.ranked.iter().filter(|h| h.graph_distance != Some(0)) {
         assert!(h.bm25_score <= weakest, "{} outscores the seeds but is not one", h.id);
     }
@@ -133,4 +135,43 @@ fn direction_limits_the_walk() {
     let ids = |r: &litindex::search::RetrievalResult| r.ranked.iter().map(|h| h.id.clone()).collect::<BTreeSet<_>>();
     let union: BTreeSet<String> = ids(&refs).union(&ids(&cites)).cloned().collect();
     assert_eq!(ids(&both), union);
+}
+
+#[test]
+fn the_pool_adds_bm25_papers_the_walk_did_not_reach() {
+    let (_dir, store) = mock_store();
+    let q = "sparse attention";
+    let narrow = search(&store, q, &SearchParams { hops: 0, ..SearchParams::default() }).unwrap();
+    let wide = search(&store, q, &SearchParams { hops: 0, pool: 30, ..SearchParams::default() }).unwrap();
+    assert_eq!(narrow.hit_count, 10);
+    assert!(wide.hit_count > 10);
+    let seeds: BTreeSet<&str> = narrow.ranked.iter().map(|h| h.id.as_str()).collect();
+    for h in &wide.ranked {
+        if seeds.contains(h.id.as_str()) {
+            assert_eq!(h.graph_distance, Some(0));
+        } else {
+            assert_eq!(h.graph_distance, None, "{}: a pool paper is not reached at 0 hops", h.id);
+            assert_eq!(h.graph_score, 0.0);
+            assert!(h.bm25_score > 0.0);
+        }
+    }
+}
+
+#[test]
+fn weighted_graph_score_rewards_evidence_from_several_seeds() {
+    use litindex::search::GraphScore;
+    let (_dir, store) = mock_store();
+    let params = SearchParams { graph_score: GraphScore::Weighted, hops: 1, ..SearchParams::default() };
+    let r = search(&store, "sparse attention", &params).unwrap();
+    let max = r.ranked.iter().map(|h| h.graph_score).fold(0.0, f64::max);
+    assert!((max - 1.0).abs() < 1e-12, "graph scores are normalised to a maximum of 1");
+    for h in &r.ranked {
+        assert!((0.0..=1.0).contains(&h.graph_score));
+        if h.graph_distance.is_none() {
+            assert_eq!(h.graph_score, 0.0);
+        }
+    }
+    // The gap paper is cited by several seeds: its evidence beats a paper one seed reaches.
+    let gap = r.ranked.iter().find(|h| h.id == "p005").expect("gap paper reached");
+    assert!(gap.graph_score > 0.3, "{}", gap.graph_score);
 }
