@@ -278,7 +278,7 @@ pub fn search(store: &Store, query: &str, params: &SearchParams) -> anyhow::Resu
     let norm = |s: f64| if max_bm25 > 0.0 { s / max_bm25 } else { 0.0 };
     let evidence = match params.graph_score {
         GraphScore::Lesson => None,
-        GraphScore::Weighted => Some(seed_evidence(store, seeds, &norm, params.hops, params.direction, &merged)?),
+        GraphScore::Weighted => Some(seed_evidence(store, seeds, norm, params.hops, params.direction, &merged)?),
     };
     let w = params.weights;
     let mut ranked = Vec::with_capacity(merged.len());
