@@ -10,6 +10,7 @@ pub mod analyzer;
 pub mod bm25;
 pub mod cli;
 pub mod commands;
+pub mod eval;
 pub mod fields;
 pub mod graph;
 pub mod ingest;

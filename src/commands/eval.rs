@@ -1,10 +1,104 @@
-//! `litindex eval`: not implemented yet.
+//! `litindex eval`: the trec_eval metrics of `search` over judged queries.
 
 use std::io::Write;
 
-use crate::cli::EvalArgs;
+use serde_json::{json, Map, Value};
+
+use super::UsageError;
+use crate::cli::{EvalArgs, Format};
+use crate::eval::{evaluate, read_qrels, read_queries, METRICS};
 use crate::store::Store;
 
-pub fn run(_args: &EvalArgs, _store: &Store, _out: &mut dyn Write) -> anyhow::Result<()> {
-    anyhow::bail!("`eval` is not implemented yet")
+pub fn run(args: &EvalArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result<()> {
+    let metrics: Vec<String> = if args.metrics.is_empty() {
+        METRICS.iter().map(|m| m.to_string()).collect()
+    } else {
+        args.metrics.iter().map(|m| m.trim().to_lowercase()).collect()
+    };
+    if let Some(bad) = metrics.iter().find(|m| !METRICS.contains(&m.as_str())) {
+        return Err(UsageError(format!("unknown metric `{bad}` (known: {})", METRICS.join(", "))).into());
+    }
+    let queries = read_queries(&args.queries)?;
+    let qrels = read_qrels(&args.qrels)?;
+    let params = args.search.params();
+    let report = evaluate(store, &queries, &qrels, &params, args.limit)?;
+    let full = serde_json::to_value(&report)?;
+    let pick = |v: &Value| -> Map<String, Value> {
+        let mut m = Map::new();
+        for k in &metrics {
+            m.insert(k.clone(), v[k.as_str()].clone());
+        }
+        m
+    };
+    match args.format {
+        Format::Json => {
+            let mut obj = Map::new();
+            obj.insert("queries".into(), json!(report.queries));
+            obj.insert("unjudged".into(), json!(report.unjudged));
+            obj.insert("missing".into(), json!(report.missing));
+            obj.extend(pick(&full));
+            obj.insert(
+                "params".into(),
+                json!({
+                    "top_k": params.top_k, "hops": params.hops, "direction": params.direction.name(),
+                    "weights": [params.weights.bm25, params.weights.graph, params.weights.recency],
+                    "pool": params.pool, "graph_score": params.graph_score.name(), "limit": args.limit,
+                }),
+            );
+            obj.insert("wall_time_s".into(), json!(report.wall_time_s));
+            if args.per_query {
+                let rows: Vec<Value> = report
+                    .per_query
+                    .iter()
+                    .map(|q| {
+                        let v = serde_json::to_value(q).expect("plain data serialises");
+                        let mut m = Map::new();
+                        m.insert("qid".into(), v["qid"].clone());
+                        m.extend(pick(&v));
+                        m.insert("relevant".into(), v["relevant"].clone());
+                        m.insert("retrieved".into(), v["retrieved"].clone());
+                        Value::Object(m)
+                    })
+                    .collect();
+                obj.insert("per_query".into(), Value::Array(rows));
+            }
+            super::write_json(out, &Value::Object(obj))?;
+        }
+        Format::Table => {
+            if args.per_query {
+                write!(out, "{:<12}", "qid")?;
+                for m in &metrics {
+                    write!(out, " {m:>10}")?;
+                }
+                writeln!(out)?;
+                for q in &report.per_query {
+                    let v = serde_json::to_value(q)?;
+                    write!(out, "{:<12}", q.qid)?;
+                    for m in &metrics {
+                        write!(out, " {:>10.4}", v[m.as_str()].as_f64().unwrap_or(0.0))?;
+                    }
+                    writeln!(out)?;
+                }
+                writeln!(out)?;
+            }
+            for m in &metrics {
+                writeln!(out, "{m:<12} {:.4}", full[m.as_str()].as_f64().unwrap_or(0.0))?;
+            }
+            writeln!(
+                out,
+                "{} judged queries ({} missing from the query file), {} unjudged not run; {:.2} s; \
+                 top-k {} hops {} pool {} weights {} graph-score {}",
+                report.queries,
+                report.missing,
+                report.unjudged,
+                report.wall_time_s,
+                params.top_k,
+                params.hops,
+                params.pool,
+                params.weights,
+                params.graph_score.name()
+            )?;
+        }
+    }
+    Ok(())
 }

@@ -4,8 +4,10 @@
 //! `properties` holds the two-implementations-agree property tests;
 //! `retrieval` checks ranking behaviour on the built-in mock corpus.
 
+mod analyzers;
 mod cli;
 mod common;
+mod eval;
 mod ingest;
 mod properties;
 mod retrieval;

@@ -1,0 +1,343 @@
+//! Measured relevance: judged queries, the trec_eval metrics, and runs.
+//!
+//! Metrics follow trec_eval's definitions, over a ranking cut at the given
+//! depth (a document is relevant when its grade is above 0):
+//!
+//! ```text
+//! nDCG@k   = DCG@k / IDCG@k,  DCG@k = Σ_{i ≤ k} grade_i / log2(i + 1),
+//!            IDCG from the qrels' grades sorted descending (0 when nothing is relevant)
+//! Recall@k = |relevant ∩ top k| / |relevant|
+//! MRR@k    = 1 / rank of the first relevant document within k, else 0
+//! MAP@k    = Σ_{i ≤ k, i relevant} Precision@i / |relevant|
+//! ```
+//!
+//! Averages are over every judged query in the qrels (as BEIR reports): a
+//! judged query that is missing from the query file or returns nothing
+//! counts 0.
+
+use std::collections::{BTreeMap, HashMap};
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+
+use anyhow::Context;
+use serde::Serialize;
+
+use crate::fields::{object, req_str, FieldError};
+use crate::search::{search, SearchParams};
+use crate::store::Store;
+
+/// The metrics `eval` reports, by name.
+pub const METRICS: [&str; 4] = ["ndcg@10", "recall@100", "mrr@10", "map@100"];
+
+/// Judgments: query id → document id → grade.
+pub type Qrels = BTreeMap<String, HashMap<String, i32>>;
+
+/// One query of a query file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Query {
+    pub id: String,
+    pub text: String,
+}
+
+/// Reads BEIR `queries.jsonl`: one `{"_id", "text"}` per line (other keys ignored).
+pub fn read_queries(path: &Path) -> anyhow::Result<Vec<Query>> {
+    let file = std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut out = Vec::new();
+    for (i, line) in BufReader::new(file).lines().enumerate() {
+        let line = line.with_context(|| format!("cannot read {}", path.display()))?;
+        let line = line.trim_start_matches('\u{feff}').trim();
+        if line.is_empty() {
+            continue;
+        }
+        let parse = || -> Result<Query, FieldError> {
+            let v = serde_json::from_str(line).map_err(|e| (None, format!("malformed JSON: {e}")))?;
+            let obj = object(v)?;
+            let id = match obj.get("_id") {
+                Some(serde_json::Value::Number(n)) => n.to_string(),
+                _ => req_str(&obj, "_id")?,
+            };
+            let text = crate::fields::opt_str(&obj, "text")?;
+            Ok(Query { id, text })
+        };
+        let q = parse().map_err(|(field, msg)| match field {
+            Some(f) => anyhow::anyhow!("{}:{}: field `{f}`: {msg}", path.display(), i + 1),
+            None => anyhow::anyhow!("{}:{}: {msg}", path.display(), i + 1),
+        })?;
+        out.push(q);
+    }
+    Ok(out)
+}
+
+/// Reads qrels: BEIR TSV `query-id corpus-id score` (header optional) or
+/// TREC `qid iter docid rel`, whitespace-separated.
+pub fn read_qrels(path: &Path) -> anyhow::Result<Qrels> {
+    let file = std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut qrels = Qrels::new();
+    for (i, line) in BufReader::new(file).lines().enumerate() {
+        let line = line.with_context(|| format!("cannot read {}", path.display()))?;
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        if fields.is_empty() {
+            continue;
+        }
+        let (qid, doc, grade) = match fields.as_slice() {
+            [q, d, g] => (q, d, g),
+            [q, _, d, g] => (q, d, g),
+            _ => anyhow::bail!(
+                "{}:{}: expected `query-id corpus-id score` or `qid iter docid rel`, got {} fields",
+                path.display(),
+                i + 1,
+                fields.len()
+            ),
+        };
+        let Ok(grade) = grade.parse::<i32>() else {
+            if i == 0 {
+                continue; // a header
+            }
+            anyhow::bail!("{}:{}: the relevance grade `{grade}` is not an integer", path.display(), i + 1);
+        };
+        qrels.entry(qid.to_string()).or_default().insert(doc.to_string(), grade);
+    }
+    anyhow::ensure!(!qrels.is_empty(), "{} holds no judgments", path.display());
+    Ok(qrels)
+}
+
+/// nDCG at depth `k` of `ranked` (document ids, best first) against `judged`.
+pub fn ndcg(ranked: &[String], judged: &HashMap<String, i32>, k: usize) -> f64 {
+    let dcg: f64 = ranked.iter().take(k).enumerate().map(|(i, d)| gain(judged, d) / ((i + 2) as f64).log2()).sum();
+    let mut ideal: Vec<f64> = judged.values().filter(|&&g| g > 0).map(|&g| g as f64).collect();
+    ideal.sort_by(|a, b| b.total_cmp(a));
+    let idcg: f64 = ideal.iter().take(k).enumerate().map(|(i, g)| g / ((i + 2) as f64).log2()).sum();
+    if idcg > 0.0 {
+        dcg / idcg
+    } else {
+        0.0
+    }
+}
+
+/// Recall at depth `k`.
+pub fn recall(ranked: &[String], judged: &HashMap<String, i32>, k: usize) -> f64 {
+    let relevant = judged.values().filter(|&&g| g > 0).count();
+    if relevant == 0 {
+        return 0.0;
+    }
+    ranked.iter().take(k).filter(|d| gain(judged, d) > 0.0).count() as f64 / relevant as f64
+}
+
+/// Reciprocal rank of the first relevant document within `k`.
+pub fn mrr(ranked: &[String], judged: &HashMap<String, i32>, k: usize) -> f64 {
+    ranked.iter().take(k).position(|d| gain(judged, d) > 0.0).map_or(0.0, |i| 1.0 / (i + 1) as f64)
+}
+
+/// Average precision at depth `k`.
+pub fn average_precision(ranked: &[String], judged: &HashMap<String, i32>, k: usize) -> f64 {
+    let relevant = judged.values().filter(|&&g| g > 0).count();
+    if relevant == 0 {
+        return 0.0;
+    }
+    let mut hits = 0;
+    let mut sum = 0.0;
+    for (i, d) in ranked.iter().take(k).enumerate() {
+        if gain(judged, d) > 0.0 {
+            hits += 1;
+            sum += hits as f64 / (i + 1) as f64;
+        }
+    }
+    sum / relevant as f64
+}
+
+fn gain(judged: &HashMap<String, i32>, doc: &str) -> f64 {
+    judged.get(doc).map_or(0.0, |&g| g.max(0) as f64)
+}
+
+/// One judged query's figures.
+#[derive(Debug, Clone, Serialize)]
+pub struct QueryScores {
+    pub qid: String,
+    #[serde(rename = "ndcg@10")]
+    pub ndcg10: f64,
+    #[serde(rename = "recall@100")]
+    pub recall100: f64,
+    #[serde(rename = "mrr@10")]
+    pub mrr10: f64,
+    #[serde(rename = "map@100")]
+    pub map100: f64,
+    /// Judged relevant documents, and how many results the search returned.
+    pub relevant: usize,
+    pub retrieved: usize,
+}
+
+/// The averages over every judged query.
+#[derive(Debug, Clone, Serialize)]
+pub struct EvalReport {
+    /// Judged queries (the denominator of every average).
+    pub queries: usize,
+    /// Queries in the file without judgments (not run).
+    pub unjudged: usize,
+    /// Judged queries missing from the query file (counted as 0).
+    pub missing: usize,
+    #[serde(rename = "ndcg@10")]
+    pub ndcg10: f64,
+    #[serde(rename = "recall@100")]
+    pub recall100: f64,
+    #[serde(rename = "mrr@10")]
+    pub mrr10: f64,
+    #[serde(rename = "map@100")]
+    pub map100: f64,
+    pub wall_time_s: f64,
+    #[serde(skip)]
+    pub per_query: Vec<QueryScores>,
+}
+
+/// Ranked document ids for one query, cut at `limit`.
+pub fn ranked_ids(
+    store: &Store,
+    text: &str,
+    params: &SearchParams,
+    limit: usize,
+) -> anyhow::Result<Vec<(String, f64)>> {
+    let mut r = search(store, text, params)?;
+    r.ranked.truncate(limit);
+    Ok(r.ranked.into_iter().map(|h| (h.id, h.final_score)).collect())
+}
+
+/// Runs every judged query through `search` and scores it.
+pub fn evaluate(
+    store: &Store,
+    queries: &[Query],
+    qrels: &Qrels,
+    params: &SearchParams,
+    limit: usize,
+) -> anyhow::Result<EvalReport> {
+    let started = std::time::Instant::now();
+    let texts: HashMap<&str, &str> = queries.iter().map(|q| (q.id.as_str(), q.text.as_str())).collect();
+    let unjudged = queries.iter().filter(|q| !qrels.contains_key(&q.id)).count();
+    let mut per_query = Vec::with_capacity(qrels.len());
+    let mut missing = 0;
+    for (qid, judged) in qrels {
+        // Judged document ids may be aliases of what the index calls them.
+        let judged: HashMap<String, i32> = judged
+            .iter()
+            .map(|(d, &g)| Ok((store.resolve(d)?.unwrap_or_else(|| d.clone()), g)))
+            .collect::<anyhow::Result<_>>()?;
+        let ranked: Vec<String> = match texts.get(qid.as_str()) {
+            Some(text) => ranked_ids(store, text, params, limit)?.into_iter().map(|(id, _)| id).collect(),
+            None => {
+                missing += 1;
+                Vec::new()
+            }
+        };
+        per_query.push(QueryScores {
+            qid: qid.clone(),
+            ndcg10: ndcg(&ranked, &judged, 10),
+            recall100: recall(&ranked, &judged, 100),
+            mrr10: mrr(&ranked, &judged, 10),
+            map100: average_precision(&ranked, &judged, 100),
+            relevant: judged.values().filter(|&&g| g > 0).count(),
+            retrieved: ranked.len(),
+        });
+    }
+    let n = per_query.len().max(1) as f64;
+    let mean = |f: fn(&QueryScores) -> f64| per_query.iter().map(f).sum::<f64>() / n;
+    Ok(EvalReport {
+        queries: per_query.len(),
+        unjudged,
+        missing,
+        ndcg10: mean(|q| q.ndcg10),
+        recall100: mean(|q| q.recall100),
+        mrr10: mean(|q| q.mrr10),
+        map100: mean(|q| q.map100),
+        wall_time_s: started.elapsed().as_secs_f64(),
+        per_query,
+    })
+}
+
+/// Scores strictly decreasing in ranking order, as TREC tools need: a score
+/// not below its predecessor becomes the next float below it.
+pub fn strictly_decreasing(scores: &mut [f64]) {
+    for i in 1..scores.len() {
+        if scores[i] >= scores[i - 1] {
+            scores[i] = scores[i - 1].next_down();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    fn judged(v: &[(&str, i32)]) -> HashMap<String, i32> {
+        v.iter().map(|(d, g)| (d.to_string(), *g)).collect()
+    }
+
+    #[test]
+    fn perfect_ranking_scores_one() {
+        let j = judged(&[("a", 2), ("b", 1)]);
+        let r = ids(&["a", "b", "c"]);
+        assert!((ndcg(&r, &j, 10) - 1.0).abs() < 1e-12);
+        assert_eq!(recall(&r, &j, 100), 1.0);
+        assert_eq!(mrr(&r, &j, 10), 1.0);
+        assert_eq!(average_precision(&r, &j, 100), 1.0);
+    }
+
+    #[test]
+    fn nothing_relevant_scores_zero() {
+        let j = judged(&[("x", 1), ("n", 0)]);
+        let r = ids(&["a", "b", "n"]);
+        assert_eq!((ndcg(&r, &j, 10), recall(&r, &j, 100), mrr(&r, &j, 10)), (0.0, 0.0, 0.0));
+        assert_eq!(average_precision(&r, &j, 100), 0.0);
+        // No relevant document judged at all: 0, not NaN.
+        let none = judged(&[("n", 0)]);
+        assert_eq!(ndcg(&r, &none, 10), 0.0);
+        assert_eq!(recall(&r, &none, 100), 0.0);
+    }
+
+    #[test]
+    fn hand_computed_partial_case() {
+        // Relevant: a (grade 3), c (grade 1), e (grade 2, not retrieved).
+        let j = judged(&[("a", 3), ("c", 1), ("e", 2), ("b", 0)]);
+        let r = ids(&["b", "a", "d", "c"]);
+        // DCG = 3/log2(3) + 1/log2(5); IDCG = 3/log2(2) + 2/log2(3) + 1/log2(4).
+        let dcg = 3.0 / 3f64.log2() + 1.0 / 5f64.log2();
+        let idcg = 3.0 + 2.0 / 3f64.log2() + 0.5;
+        assert!((ndcg(&r, &j, 10) - dcg / idcg).abs() < 1e-12);
+        assert!((ndcg(&r, &j, 10) - 0.48793).abs() < 1e-5, "{}", ndcg(&r, &j, 10));
+        assert!((recall(&r, &j, 100) - 2.0 / 3.0).abs() < 1e-12);
+        assert_eq!(mrr(&r, &j, 10), 0.5);
+        // AP = (1/2 + 2/4) / 3.
+        assert!((average_precision(&r, &j, 100) - 1.0 / 3.0).abs() < 1e-12);
+        // Depth cuts: at depth 1 nothing is found.
+        assert_eq!(mrr(&r, &j, 1), 0.0);
+        assert_eq!(recall(&r, &j, 1), 0.0);
+    }
+
+    #[test]
+    fn ties_are_nudged_apart_in_ranking_order() {
+        let mut s = vec![0.9, 0.5, 0.5, 0.5, 0.2, 0.2];
+        strictly_decreasing(&mut s);
+        assert!(s.windows(2).all(|w| w[0] > w[1]), "{s:?}");
+        assert_eq!(s[0], 0.9);
+        assert_eq!(s[1], 0.5);
+        assert!(s[2] < 0.5 && s[2] > 0.4999999);
+    }
+
+    #[test]
+    fn qrels_with_and_without_header_and_trec_form() {
+        let dir = tempfile::tempdir().unwrap();
+        let beir = dir.path().join("q.tsv");
+        std::fs::write(&beir, "query-id\tcorpus-id\tscore\n1\td1\t1\n1\td2\t2\n2\td3\t0\n").unwrap();
+        let q = read_qrels(&beir).unwrap();
+        assert_eq!(q.len(), 2);
+        assert_eq!(q["1"]["d2"], 2);
+        let trec = dir.path().join("t.txt");
+        std::fs::write(&trec, "1 0 d1 1\n1 0 d2 2\n").unwrap();
+        assert_eq!(read_qrels(&trec).unwrap()["1"].len(), 2);
+        let bad = dir.path().join("b.tsv");
+        std::fs::write(&bad, "1\td1\t1\n1\td2\tx\n").unwrap();
+        let e = read_qrels(&bad).unwrap_err().to_string();
+        assert!(e.contains("b.tsv:2"), "{e}");
+    }
+}

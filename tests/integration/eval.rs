@@ -1,0 +1,187 @@
+//! `eval` and `run` end to end on a tiny judged collection written for the
+//! test, with figures computed by hand; and SciFact when `../shared` exists.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::common::{litindex, stderr, stdout};
+
+const CORPUS: &str = r#"{"id": "d1", "title": "alpha alpha alpha", "abstract": "gamma"}
+{"id": "d2", "title": "alpha gamma", "abstract": "gamma delta"}
+{"id": "d3", "title": "beta", "abstract": "delta"}
+{"id": "d4", "title": "epsilon zeta", "abstract": ""}
+{"id": "d5", "title": "epsilon zeta", "abstract": ""}
+{"id": "x y", "title": "omega", "abstract": ""}
+"#;
+const QUERIES: &str = r#"{"_id": "q1", "text": "alpha"}
+{"_id": "q2", "text": "beta"}
+{"_id": "q4", "text": "unjudged query"}
+{"_id": "q5", "text": "epsilon"}
+{"_id": "q6", "text": "omega"}
+"#;
+const QRELS: &str = "query-id\tcorpus-id\tscore\nq1\td2\t1\nq1\td3\t1\nq2\td3\t2\nq3\td1\t1\n";
+
+fn setup() -> (tempfile::TempDir, PathBuf, PathBuf, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("corpus.jsonl");
+    fs::write(&corpus, CORPUS).unwrap();
+    let db = dir.path().join("e.db");
+    let o = litindex().arg("--db").arg(&db).args(["build", "--jsonl"]).arg(&corpus).output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let queries = dir.path().join("queries.jsonl");
+    fs::write(&queries, QUERIES).unwrap();
+    let qrels = dir.path().join("qrels.tsv");
+    fs::write(&qrels, QRELS).unwrap();
+    (dir, db, queries, qrels)
+}
+
+fn eval_json(db: &Path, queries: &Path, qrels: &Path, extra: &[&str]) -> Value {
+    let o = litindex()
+        .arg("--db")
+        .arg(db)
+        .arg("eval")
+        .arg("--queries")
+        .arg(queries)
+        .arg("--qrels")
+        .arg(qrels)
+        .args(["--format", "json"])
+        .args(extra)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    serde_json::from_str(&stdout(&o)).unwrap()
+}
+
+#[test]
+fn eval_matches_hand_computed_figures() {
+    let (_dir, db, queries, qrels) = setup();
+    let v = eval_json(&db, &queries, &qrels, &["--hops", "0", "--weights", "1,0,0", "--per-query"]);
+    // q1: ranking d1, d2 (BM25); relevant d2, d3 → nDCG = (1/log2 3) / (1 + 1/log2 3).
+    let q1_ndcg = (1.0 / 3f64.log2()) / (1.0 + 1.0 / 3f64.log2());
+    // q2: d3 first, perfect. q3: judged but missing from the queries: 0.
+    let close = |key: &str, want: f64| {
+        let got = v[key].as_f64().unwrap();
+        assert!((got - want).abs() < 1e-9, "{key}: {got} vs {want}");
+    };
+    assert_eq!(v["queries"], 3);
+    assert_eq!(v["unjudged"], 3, "q4, q5 and q6 have no judgments");
+    assert_eq!(v["missing"], 1);
+    close("ndcg@10", (q1_ndcg + 1.0) / 3.0);
+    close("recall@100", (0.5 + 1.0) / 3.0);
+    close("mrr@10", (0.5 + 1.0) / 3.0);
+    close("map@100", (0.25 + 1.0) / 3.0);
+    let per: Vec<&Value> = v["per_query"].as_array().unwrap().iter().collect();
+    assert_eq!(per.len(), 3);
+    let q1 = per.iter().find(|q| q["qid"] == "q1").unwrap();
+    assert!((q1["ndcg@10"].as_f64().unwrap() - q1_ndcg).abs() < 1e-9);
+    assert_eq!(q1["retrieved"], 2);
+
+    // --metrics selects; the table prints the same figures.
+    let only = eval_json(&db, &queries, &qrels, &["--hops", "0", "--metrics", "ndcg@10"]);
+    assert!(only.get("recall@100").is_none() && only.get("ndcg@10").is_some(), "{only}");
+    let bad = litindex()
+        .arg("--db")
+        .arg(&db)
+        .args(["eval", "--queries"])
+        .arg(&queries)
+        .arg("--qrels")
+        .arg(&qrels)
+        .args(["--metrics", "p@5"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("unknown metric"), "{}", stderr(&bad));
+}
+
+#[test]
+fn trec_run_scores_like_eval_and_breaks_ties_in_ranking_order() {
+    let (dir, db, queries, qrels) = setup();
+    let only_clean = dir.path().join("clean.jsonl");
+    fs::write(&only_clean, QUERIES.lines().filter(|l| !l.contains("omega")).collect::<Vec<_>>().join("\n")).unwrap();
+    let o = litindex()
+        .arg("--db")
+        .arg(&db)
+        .args(["run", "--queries"])
+        .arg(&only_clean)
+        .args(["--run-tag", "t1", "--hops", "0", "--weights", "1,0,0"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let mut by_query: std::collections::BTreeMap<String, Vec<(String, usize, f64)>> = Default::default();
+    for line in text.lines() {
+        let f: Vec<&str> = line.split(' ').collect();
+        assert_eq!(f.len(), 6, "{line}");
+        assert_eq!((f[1], f[5]), ("Q0", "t1"));
+        by_query.entry(f[0].into()).or_default().push((f[2].into(), f[3].parse().unwrap(), f[4].parse().unwrap()));
+    }
+    for (q, rows) in &by_query {
+        for (i, r) in rows.iter().enumerate() {
+            assert_eq!(r.1, i + 1, "{q}: ranks are 1-based and consecutive");
+        }
+        assert!(rows.windows(2).all(|w| w[0].2 > w[1].2), "{q}: scores must strictly decrease: {rows:?}");
+    }
+    // d4 and d5 tie exactly on "epsilon": the run keeps the ranking order (by id).
+    let q5: Vec<&str> = by_query["q5"].iter().map(|r| r.0.as_str()).collect();
+    assert_eq!(q5, ["d4", "d5"]);
+    // Scoring the run's q1 by hand gives eval's figure.
+    let q1: Vec<String> = by_query["q1"].iter().map(|r| r.0.clone()).collect();
+    let judged = [("d2".to_string(), 1), ("d3".to_string(), 1)].into_iter().collect();
+    let expected = (1.0 / 3f64.log2()) / (1.0 + 1.0 / 3f64.log2());
+    assert!((litindex::eval::ndcg(&q1, &judged, 10) - expected).abs() < 1e-12);
+    let v = eval_json(&db, &queries, &qrels, &["--hops", "0", "--weights", "1,0,0", "--per-query"]);
+    let eval_q1 = v["per_query"].as_array().unwrap().iter().find(|q| q["qid"] == "q1").unwrap()["ndcg@10"].clone();
+    assert!((eval_q1.as_f64().unwrap() - expected).abs() < 1e-12);
+
+    // JSON Lines form carries the same ranking.
+    let o = litindex()
+        .arg("--db")
+        .arg(&db)
+        .args(["run", "--format", "jsonl", "--queries"])
+        .arg(&only_clean)
+        .args(["--hops", "0"])
+        .output()
+        .unwrap();
+    let first: Value = serde_json::from_str(stdout(&o).lines().next().unwrap()).unwrap();
+    assert_eq!(first["qid"], "q1");
+    assert_eq!(first["ranked"][0]["id"], "d1");
+}
+
+#[test]
+fn a_document_id_with_whitespace_cannot_be_written_as_trec() {
+    let (_dir, db, queries, _) = setup();
+    let o = litindex().arg("--db").arg(&db).args(["run", "--queries"]).arg(&queries).output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("`x y` contains whitespace"), "{}", stderr(&o));
+    assert_eq!(stderr(&o).lines().count(), 1);
+}
+
+#[test]
+fn scifact_english_bm25_keeps_its_published_level() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/scifact");
+    if !data.is_dir() {
+        eprintln!("skipping: ../shared/data/scifact is absent (the real data sets are not part of the repository)");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("scifact.db");
+    let o = litindex()
+        .arg("--db")
+        .arg(&db)
+        .args(["ingest", "--quiet", "--analyzer", "english"])
+        .arg(data.join("corpus.jsonl.gz"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v = eval_json(
+        &db,
+        &data.join("queries.jsonl"),
+        &data.join("qrels/test.tsv"),
+        &["--hops", "0", "--weights", "1,0,0", "--pool", "100"],
+    );
+    assert_eq!(v["queries"], 300);
+    let ndcg = v["ndcg@10"].as_f64().unwrap();
+    assert!(ndcg >= 0.65, "SciFact nDCG@10 with the english analyzer fell to {ndcg}");
+}
