@@ -367,7 +367,7 @@ pub fn snippet(text: &str, n: usize) -> String {
     let mut chars = text.char_indices().peekable();
     while let Some((i, c)) = chars.next() {
         if matches!(c, '.' | '!' | '?') {
-            let at_end = chars.peek().map_or(true, |&(_, next)| next.is_whitespace());
+            let at_end = chars.peek().is_none_or(|&(_, next)| next.is_whitespace());
             if at_end {
                 count += 1;
                 if count == n {

@@ -196,7 +196,7 @@ fn document(path: &str, doc: Value, opts: &FormatOptions) -> anyhow::Result<Vec<
                 continue;
             }
         };
-        if nested.get("paperId").map_or(true, Value::is_null) {
+        if nested.get("paperId").is_none_or(Value::is_null) {
             skipped.fetch_add(1, Ordering::Relaxed);
             continue;
         }
