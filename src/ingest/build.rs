@@ -49,19 +49,8 @@ pub fn build_index(path: &Path, union: Union, analyzer: Analyzer, bm25: Bm25) ->
     create_index(path, analyzer, bm25, |conn| {
         let mut ingester = Ingester::new(conn)?;
         for p in papers {
-            let version = PaperId::parse_arxiv(&p.id).and_then(|(_, v)| v);
-            let record = Record {
-                source: p.source,
-                source_id: PaperId::parse(&p.id),
-                ids: Vec::new(),
-                title: p.title,
-                abstract_: p.abstract_,
-                year: p.year,
-                authors: p.authors,
-                references: p.references.iter().map(|r| PaperId::parse(r)).collect(),
-                citations: p.citations.iter().map(|c| PaperId::parse(c)).collect(),
-                arxiv_version: version,
-            };
+            let source = p.source.clone();
+            let record = Record::from_paper(p, source);
             ingester.add_record(record, "paper", "build")?;
         }
         ingester.finish()?;

@@ -44,6 +44,23 @@ pub struct Record {
 }
 
 impl Record {
+    /// A Paper record as `source` states it: ids recognised and normalised
+    /// ([`PaperId::parse`]), the arXiv version kept.
+    pub fn from_paper(p: crate::paper::Paper, source: String) -> Record {
+        Record {
+            source,
+            source_id: PaperId::parse(&p.id),
+            ids: Vec::new(),
+            arxiv_version: PaperId::parse_arxiv(&p.id).and_then(|(_, v)| v),
+            title: p.title,
+            abstract_: p.abstract_,
+            year: p.year,
+            authors: p.authors,
+            references: p.references.iter().map(|r| PaperId::parse(r)).collect(),
+            citations: p.citations.iter().map(|c| PaperId::parse(c)).collect(),
+        }
+    }
+
     /// The record's ids, its own first, without repeats.
     pub fn all_ids(&self) -> Vec<PaperId> {
         let mut v = vec![self.source_id.clone()];
