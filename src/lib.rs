@@ -11,6 +11,7 @@ pub mod bm25;
 pub mod cli;
 pub mod commands;
 pub mod eval;
+pub mod failpoint;
 pub mod fields;
 pub mod graph;
 pub mod ingest;

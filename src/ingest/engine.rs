@@ -28,6 +28,7 @@ use super::ids::PaperId;
 use super::record::{text_rank, Link, Record};
 use super::title::{surname, title_key};
 use crate::analyzer::Analyzer;
+use crate::failpoint::{failpoint, failpoint_at};
 use crate::store::write::{delete_paper, insert_paper, refresh_meta, PaperDraft};
 
 /// What an ingest did.
@@ -197,6 +198,7 @@ impl<'c> Ingester<'c> {
 
     /// Recomputes the statistics derived from the running totals.
     pub fn finish(self) -> anyhow::Result<IngestReport> {
+        failpoint("before-stats");
         refresh_meta(self.conn)?;
         Ok(self.report)
     }
@@ -360,6 +362,8 @@ impl<'c> Ingester<'c> {
                 arxiv_version: cluster.iter().filter_map(|s| s.record.arxiv_version).max(),
             },
         )?;
+        // The paper's postings and statistics are written, its edges not yet.
+        failpoint_at("mid-postings", self.report.records);
 
         // Disagreements between the kept value and every other source's.
         {

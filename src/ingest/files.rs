@@ -20,7 +20,8 @@ use super::ids::PaperId;
 use super::record::Item;
 use crate::analyzer::Analyzer;
 use crate::bm25::Bm25;
-use crate::store::{create_index, open_for_writing, write_transaction};
+use crate::failpoint::failpoint_at;
+use crate::store::{create_new_index, explain, open_for_writing, write_transaction};
 
 /// How many skipped records are listed by line.
 pub const LISTED_SKIPS: usize = 20;
@@ -57,16 +58,15 @@ pub fn ingest_files(db: &Path, files: &[PathBuf], opts: &IngestOptions) -> anyho
     let bar = progress_bar(opts.progress, total);
     let run = |conn: &Connection| ingest_into(conn, files, opts, &bar);
     let result = if db.exists() {
-        let mut conn = open_for_writing(db)?;
-        write_transaction(&mut conn, run)
+        open_for_writing(db).and_then(|mut conn| write_transaction(&mut conn, run))
     } else {
-        create_index(db, opts.analyzer, opts.bm25, run).map(|mut s| {
+        create_new_index(db, opts.analyzer, opts.bm25, run).map(|mut s| {
             s.created = true;
             s
         })
     };
     bar.finish_and_clear();
-    result
+    result.map_err(|e| explain(e, db))
 }
 
 fn progress_bar(enabled: bool, total: u64) -> ProgressBar {
@@ -108,6 +108,7 @@ fn ingest_into(
             match item {
                 Ok((Item::Record(rec), origin)) => {
                     ingester.add_record(rec, format.name(), &origin)?;
+                    failpoint_at("after-records", ingester.report.records);
                 }
                 Ok((Item::Link(link), _)) => ingester.add_link(&link)?,
                 Err(ReadError::Record(e)) if opts.skip_invalid => {

@@ -5,7 +5,7 @@
 //! and `source` to "jsonl". Unknown keys are ignored; blank lines are skipped.
 
 use std::fs::File;
-use std::io::{BufRead, BufReader};
+use std::io::BufReader;
 use std::path::PathBuf;
 
 use anyhow::Context;
@@ -13,6 +13,7 @@ use serde_json::Value;
 
 use super::{RecordError, Source};
 use crate::fields::{object, opt_str, opt_year, req_str, req_text, str_list, FieldError};
+use crate::ingest::formats::{read_line_limited, Line, MAX_LINE};
 use crate::paper::Paper;
 
 /// A JSON Lines file of paper records.
@@ -37,17 +38,28 @@ impl Source for JsonlFile {
         if file.metadata().map(|m| m.is_dir()).unwrap_or(false) {
             anyhow::bail!("cannot read {}: it is a directory", self.path.display());
         }
-        let reader = BufReader::new(file);
+        let mut reader = BufReader::new(file);
         let path = self.path.clone();
-        let mut lines = reader.split(b'\n').enumerate();
+        let mut lineno = 0usize;
+        let mut done = false;
         Ok(Box::new(std::iter::from_fn(move || loop {
-            let (i, line) = lines.next()?;
-            let lineno = i + 1;
+            if done {
+                return None;
+            }
+            let line = read_line_limited(&mut reader, MAX_LINE).transpose()?;
+            lineno += 1;
             let loc = || format!("{}:{}", path.display(), lineno);
-            let bytes = match line {
-                Ok(b) => b,
+            let bytes = match line.map(Line::bytes) {
+                Ok(Ok(b)) => b,
+                Ok(Err(too_long)) => return Some(Err(RecordError { location: loc(), field: None, message: too_long })),
                 Err(e) => {
-                    return Some(Err(RecordError { location: loc(), field: None, message: format!("read error: {e}") }))
+                    // Reading on after an I/O error would repeat it.
+                    done = true;
+                    return Some(Err(RecordError {
+                        location: loc(),
+                        field: None,
+                        message: format!("read error: {e}"),
+                    }));
                 }
             };
             let text = match std::str::from_utf8(&bytes) {

@@ -8,6 +8,8 @@ mod analyzers;
 mod cli;
 mod common;
 mod eval;
+mod hostile;
 mod ingest;
 mod properties;
+mod reliability;
 mod retrieval;

@@ -2,24 +2,26 @@
 //! whose first two fields are `citing` and `cited` is a header; further
 //! columns are ignored; blank lines are skipped.
 
-use std::io::BufRead;
-
-use super::{file_fault, record_error, Input, Items};
+use super::{file_fault, read_line_limited, record_error, Input, Items, Line, MAX_LINE};
 use crate::ingest::ids::PaperId;
 use crate::ingest::record::{Item, Link};
 
 pub fn read(input: Input) -> Items {
     let path = input.path;
-    let mut lines = input.reader.split(b'\n').enumerate();
+    let mut reader = input.reader;
+    let mut n = 0usize;
     let mut done = false;
     Box::new(std::iter::from_fn(move || loop {
         if done {
             return None;
         }
-        let (i, line) = lines.next()?;
+        let line = read_line_limited(&mut reader, MAX_LINE).transpose()?;
+        let i = n;
+        n += 1;
         let loc = format!("{}:{}", path.display(), i + 1);
-        let bytes = match line {
-            Ok(b) => b,
+        let bytes = match line.map(Line::bytes) {
+            Ok(Ok(b)) => b,
+            Ok(Err(too_long)) => return Some(Err(record_error(&loc, None, too_long))),
             Err(e) => {
                 // A fault of the file ends the stream: reading on would repeat it.
                 done = true;

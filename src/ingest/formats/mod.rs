@@ -34,6 +34,11 @@ use crate::source::RecordError;
 /// The largest single JSON document read whole.
 pub const MAX_JSON_DOCUMENT: u64 = 256 * 1024 * 1024;
 
+/// The longest line a line-oriented format reads. Real records are far
+/// smaller; a longer line is one bad record (skippable), read past without
+/// being held in memory.
+pub const MAX_LINE: usize = 16 * 1024 * 1024;
+
 /// A supported input format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
@@ -160,11 +165,15 @@ pub fn open_input(path: &Path) -> anyhow::Result<Input> {
     let meta = file.metadata().with_context(|| format!("cannot read {}", path.display()))?;
     anyhow::ensure!(!meta.is_dir(), "cannot read {}: it is a directory", path.display());
     let bytes_read = Arc::new(AtomicU64::new(0));
-    let mut raw = BufReader::new(Counting { inner: file, count: bytes_read.clone() });
+    // 64 KiB buffers: `sniff` looks at up to that much of the first line.
+    let mut raw = BufReader::with_capacity(64 * 1024, Counting { inner: file, count: bytes_read.clone() });
     let head = raw.fill_buf().with_context(|| format!("cannot read {}", path.display()))?;
     let gzip = head.starts_with(&[0x1f, 0x8b]);
-    let reader: Box<dyn BufRead> =
-        if gzip { Box::new(BufReader::new(flate2::bufread::MultiGzDecoder::new(raw))) } else { Box::new(raw) };
+    let reader: Box<dyn BufRead> = if gzip {
+        Box::new(BufReader::with_capacity(64 * 1024, flate2::bufread::MultiGzDecoder::new(raw)))
+    } else {
+        Box::new(raw)
+    };
     Ok(Input { path: path.to_path_buf(), reader, bytes_read, total_bytes: meta.len() })
 }
 
@@ -264,6 +273,66 @@ pub(crate) fn file_fault(path: &Path, e: io::Error) -> anyhow::Error {
     anyhow::anyhow!("cannot read {}: {what}", path.display())
 }
 
+/// One line of a line-oriented input, without its `\n`.
+pub(crate) enum Line {
+    Text(Vec<u8>),
+    /// Longer than the limit: only its length (in bytes) was kept.
+    TooLong(u64),
+}
+
+impl Line {
+    /// The line's bytes, or the record error of a line over [`MAX_LINE`].
+    pub(crate) fn bytes(self) -> Result<Vec<u8>, String> {
+        match self {
+            Line::Text(b) => Ok(b),
+            Line::TooLong(n) => Err(format!(
+                "line of {:.1} MiB, longer than the {} MiB limit of one record (is it one record?)",
+                n as f64 / (1024.0 * 1024.0),
+                MAX_LINE / 1024 / 1024
+            )),
+        }
+    }
+}
+
+/// Reads the next line, holding at most `max` bytes of it in memory;
+/// `None` at the end of the input.
+pub(crate) fn read_line_limited(reader: &mut dyn BufRead, max: usize) -> io::Result<Option<Line>> {
+    let mut buf = Vec::new();
+    let (mut total, mut any, mut too_long) = (0u64, false, false);
+    loop {
+        let chunk = match reader.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            break;
+        }
+        any = true;
+        let newline = chunk.iter().position(|&b| b == b'\n');
+        let content = &chunk[..newline.unwrap_or(chunk.len())];
+        total += content.len() as u64;
+        if !too_long {
+            if buf.len() + content.len() > max {
+                too_long = true;
+                buf = Vec::new();
+            } else {
+                buf.extend_from_slice(content);
+            }
+        }
+        let used = newline.map_or(chunk.len(), |i| i + 1);
+        reader.consume(used);
+        if newline.is_some() {
+            break;
+        }
+    }
+    Ok(match (any, too_long) {
+        (false, _) => None,
+        (true, false) => Some(Line::Text(buf)),
+        (true, true) => Some(Line::TooLong(total)),
+    })
+}
+
 /// Drives a JSON Lines format: each non-blank line is parsed as JSON and
 /// handed to `parse`, which returns the line's items or the field at fault.
 /// Invalid UTF-8 and malformed JSON are record errors, located `file:line`.
@@ -272,7 +341,8 @@ where
     F: FnMut(Value) -> Result<Vec<Item>, FieldError> + 'static,
 {
     let path = input.path;
-    let mut lines = input.reader.split(b'\n').enumerate();
+    let mut reader = input.reader;
+    let mut i = 0usize;
     let mut pending: std::vec::IntoIter<Item> = Vec::new().into_iter();
     let mut pending_loc = String::new();
     let mut done = false;
@@ -283,10 +353,12 @@ where
         if done {
             return None;
         }
-        let (i, line) = lines.next()?;
-        let loc = format!("{}:{}", path.display(), i + 1);
-        let bytes = match line {
-            Ok(b) => b,
+        let line = read_line_limited(&mut reader, MAX_LINE).transpose()?;
+        i += 1;
+        let loc = format!("{}:{}", path.display(), i);
+        let bytes = match line.map(Line::bytes) {
+            Ok(Ok(b)) => b,
+            Ok(Err(too_long)) => return Some(Err(record_error(&loc, None, too_long))),
             Err(e) => {
                 // A fault of the file ends the stream: reading on would repeat it.
                 done = true;
