@@ -6,8 +6,11 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::analyzer::Analyzer;
 use crate::bm25::{DEFAULT_B, DEFAULT_K1};
+use crate::embed::{DEFAULT_EMBED_BATCH, MODEL_DIR_ENV};
 use crate::graph::Direction;
-use crate::search::{GraphScore, SearchParams, Weights};
+use crate::search::{
+    Fusion, GraphScore, Mode, SearchParams, SemanticParams, Weights, DEFAULT_DENSE_K, DEFAULT_RERANK_WEIGHT,
+};
 
 /// The database used when neither `--db` nor `LITINDEX_DB` names one.
 pub const DEFAULT_DB: &str = "litindex.db";
@@ -50,6 +53,8 @@ pub enum Command {
     Gen(GenArgs),
     /// Build and query an index from a corpus, timing everything (optionally against FTS5)
     Bench(BenchArgs),
+    /// Embed every paper that has no vector yet for the model (for --mode dense and hybrid)
+    Embed(EmbedArgs),
 }
 
 /// Output formats.
@@ -156,6 +161,24 @@ pub struct SearchOpts {
     /// How a reached paper's graph score is computed: `lesson` (1/0.6/0.3 by hops) or `weighted` (by the BM25 evidence of the seeds that reach it)
     #[arg(long, default_value = "lesson", value_parser = parse_graph_score)]
     pub graph_score: GraphScore,
+    /// First stage: `bm25`, `dense` (cosine over the vectors of `litindex embed`) or `hybrid` (both, fused)
+    #[arg(long, default_value = "bm25", value_parser = parse_mode)]
+    pub mode: Mode,
+    /// Depth of the dense list, and of the BM25 list hybrid fuses it with
+    #[arg(long, default_value_t = DEFAULT_DENSE_K)]
+    pub dense_k: usize,
+    /// How hybrid fuses the two lists: `rrf` (reciprocal rank, k = 60) or `minmax` (0.5·BM25 + 0.5·cosine, each min-max normalised)
+    #[arg(long, default_value = "rrf", value_parser = parse_fusion)]
+    pub fusion: Fusion,
+    /// Rescore the first N of the dense or hybrid list by their best-matching chunk (needs `embed --chunks`; 0: off)
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub rerank: usize,
+    /// Weight of the best chunk's cosine in a reranked score, 0-1
+    #[arg(long, default_value_t = DEFAULT_RERANK_WEIGHT, value_name = "F")]
+    pub rerank_weight: f64,
+    /// The embedding model for dense and hybrid queries [default: the one `litindex embed` recorded]
+    #[arg(long, env = MODEL_DIR_ENV, value_name = "DIR")]
+    pub model_dir: Option<PathBuf>,
 }
 
 impl SearchOpts {
@@ -172,6 +195,33 @@ impl SearchOpts {
             graph_score: self.graph_score,
         }
     }
+
+    /// The first stage's parameters.
+    pub fn semantic_params(&self) -> SemanticParams {
+        SemanticParams {
+            mode: self.mode,
+            dense_k: self.dense_k,
+            fusion: self.fusion,
+            rerank: self.rerank,
+            rerank_weight: self.rerank_weight,
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct EmbedArgs {
+    /// The sentence-transformers model directory [default: the one the last `embed` recorded]
+    #[arg(long, env = MODEL_DIR_ENV, value_name = "DIR")]
+    pub model_dir: Option<PathBuf>,
+    /// Papers per forward pass and per commit
+    #[arg(long, default_value_t = DEFAULT_EMBED_BATCH, value_name = "N")]
+    pub batch: usize,
+    /// Also embed sentence-window chunks of each abstract (about 512 characters), for `--rerank`
+    #[arg(long)]
+    pub chunks: bool,
+    /// No progress bar
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 #[derive(Debug, Args)]
@@ -319,6 +369,12 @@ fn parse_weights(s: &str) -> Result<Weights, String> {
     s.parse().map_err(|e: anyhow::Error| e.to_string())
 }
 fn parse_graph_score(s: &str) -> Result<GraphScore, String> {
+    s.parse().map_err(|e: anyhow::Error| e.to_string())
+}
+fn parse_mode(s: &str) -> Result<Mode, String> {
+    s.parse().map_err(|e: anyhow::Error| e.to_string())
+}
+fn parse_fusion(s: &str) -> Result<Fusion, String> {
     s.parse().map_err(|e: anyhow::Error| e.to_string())
 }
 fn parse_direction(s: &str) -> Result<Direction, String> {

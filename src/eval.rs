@@ -23,7 +23,7 @@ use anyhow::Context;
 use serde::Serialize;
 
 use crate::fields::{object, req_str, FieldError};
-use crate::search::{search, SearchParams};
+use crate::search::{search_with, SearchParams, Semantic};
 use crate::store::Store;
 
 /// The metrics `eval` reports, by name.
@@ -195,7 +195,18 @@ pub fn ranked_ids(
     params: &SearchParams,
     limit: usize,
 ) -> anyhow::Result<Vec<(String, f64)>> {
-    let mut r = search(store, text, params)?;
+    ranked_ids_with(store, text, params, limit, None)
+}
+
+/// [`ranked_ids`] with an optional semantic first stage.
+pub fn ranked_ids_with(
+    store: &Store,
+    text: &str,
+    params: &SearchParams,
+    limit: usize,
+    semantic: Option<&Semantic<'_>>,
+) -> anyhow::Result<Vec<(String, f64)>> {
+    let mut r = search_with(store, text, params, semantic)?;
     r.ranked.truncate(limit);
     Ok(r.ranked.into_iter().map(|h| (h.id, h.final_score)).collect())
 }
@@ -207,6 +218,18 @@ pub fn evaluate(
     qrels: &Qrels,
     params: &SearchParams,
     limit: usize,
+) -> anyhow::Result<EvalReport> {
+    evaluate_with(store, queries, qrels, params, limit, None)
+}
+
+/// [`evaluate`] with an optional semantic first stage.
+pub fn evaluate_with(
+    store: &Store,
+    queries: &[Query],
+    qrels: &Qrels,
+    params: &SearchParams,
+    limit: usize,
+    semantic: Option<&Semantic<'_>>,
 ) -> anyhow::Result<EvalReport> {
     let started = std::time::Instant::now();
     let texts: HashMap<&str, &str> = queries.iter().map(|q| (q.id.as_str(), q.text.as_str())).collect();
@@ -220,7 +243,9 @@ pub fn evaluate(
             .map(|(d, &g)| Ok((store.resolve(d)?.unwrap_or_else(|| d.clone()), g)))
             .collect::<anyhow::Result<_>>()?;
         let ranked: Vec<String> = match texts.get(qid.as_str()) {
-            Some(text) => ranked_ids(store, text, params, limit)?.into_iter().map(|(id, _)| id).collect(),
+            Some(text) => {
+                ranked_ids_with(store, text, params, limit, semantic)?.into_iter().map(|(id, _)| id).collect()
+            }
             None => {
                 missing += 1;
                 Vec::new()

@@ -7,12 +7,15 @@
 //! them, and explains every score.
 
 pub mod analyzer;
+pub mod bench;
 pub mod bm25;
 pub mod cli;
 pub mod commands;
+pub mod embed;
 pub mod eval;
 pub mod failpoint;
 pub mod fields;
+pub mod gen;
 pub mod graph;
 pub mod ingest;
 pub mod paper;

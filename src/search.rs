@@ -19,6 +19,25 @@
 //! ```
 //!
 //! ordered by `final_score` descending, ties by id.
+//!
+//! **Semantic first stages** (`--mode dense|hybrid`, [`SemanticParams`]):
+//! the first stage that picks the seeds and the pool is then
+//!
+//! ```text
+//! dense          the top K papers by cosine of their stored vector with the query's
+//!                (K = --dense-k, at least the pool), exact, over every stored vector
+//! hybrid rrf     BM25 top K ∪ dense top K, by Σ 1/(60 + rank) over the two lists
+//! hybrid minmax  BM25 top K ∪ dense top K, by 0.5·(bm25 − min)/(max − min)
+//!                + 0.5·(cos − min)/(max − min), min and max over that union
+//! rerank N       the first N of that list rescored: (1 − λ)·first/max first + λ·(best chunk
+//!                cosine); papers below N get the lowest chunk cosine of the N
+//! ```
+//!
+//! and `fused_score` = that first-stage score / its max over the merged set
+//! takes the place of `bm25_norm` in `final_score` (a paper the walk reaches
+//! gets its own first-stage score: its cosine, its min-max blend, or 0 in RRF
+//! when it is in neither list). `bm25_score` is still each paper's BM25, and
+//! `dense_score` its cosine. Ties in a semantic list go by doc id.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
@@ -28,6 +47,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::bm25::query_terms;
+use crate::embed::SemanticIndex;
 use crate::graph::{bfs, Direction};
 use crate::store::{Store, StoreAdjacency};
 
@@ -142,6 +162,112 @@ impl FromStr for GraphScore {
     }
 }
 
+/// Which first stage picks the seeds and the pool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// BM25 over the postings (the default; needs no model).
+    #[default]
+    Bm25,
+    /// Exact cosine over the stored paper vectors.
+    Dense,
+    /// BM25 and dense lists fused ([`Fusion`]).
+    Hybrid,
+}
+
+impl Mode {
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Bm25 => "bm25",
+            Mode::Dense => "dense",
+            Mode::Hybrid => "hybrid",
+        }
+    }
+}
+
+impl FromStr for Mode {
+    type Err = anyhow::Error;
+    fn from_str(s: &str) -> anyhow::Result<Mode> {
+        match s {
+            "bm25" => Ok(Mode::Bm25),
+            "dense" => Ok(Mode::Dense),
+            "hybrid" => Ok(Mode::Hybrid),
+            other => anyhow::bail!("unknown mode `{other}` (use bm25, dense or hybrid)"),
+        }
+    }
+}
+
+/// How `hybrid` fuses the BM25 and dense lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Fusion {
+    /// Reciprocal rank fusion: Σ 1 / ([`RRF_K`] + rank).
+    #[default]
+    Rrf,
+    /// Equal blend of min-max-normalised BM25 and cosine over the union of the two lists.
+    Minmax,
+}
+
+impl Fusion {
+    pub fn name(self) -> &'static str {
+        match self {
+            Fusion::Rrf => "rrf",
+            Fusion::Minmax => "minmax",
+        }
+    }
+}
+
+impl FromStr for Fusion {
+    type Err = anyhow::Error;
+    fn from_str(s: &str) -> anyhow::Result<Fusion> {
+        match s {
+            "rrf" => Ok(Fusion::Rrf),
+            "minmax" => Ok(Fusion::Minmax),
+            other => anyhow::bail!("unknown fusion `{other}` (use rrf or minmax)"),
+        }
+    }
+}
+
+/// Default depth of the dense list (and of the BM25 list `hybrid` fuses it with).
+pub const DEFAULT_DENSE_K: usize = 100;
+/// The constant of reciprocal rank fusion.
+pub const RRF_K: f64 = 60.0;
+/// The weight of the best chunk's cosine in a reranked score, chosen on the
+/// SciFact training claims (docs/EVALUATION.md, "Semantic recall").
+pub const DEFAULT_RERANK_WEIGHT: f64 = 0.5;
+
+/// The semantic first stage's parameters.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct SemanticParams {
+    pub mode: Mode,
+    /// Depth of the dense list (and of the BM25 list in `hybrid`).
+    pub dense_k: usize,
+    pub fusion: Fusion,
+    /// Rescore the first N of the first-stage list by their best chunk (0: off).
+    pub rerank: usize,
+    /// λ: the chunk cosine's weight in a reranked score.
+    pub rerank_weight: f64,
+}
+
+impl Default for SemanticParams {
+    fn default() -> Self {
+        SemanticParams {
+            mode: Mode::Bm25,
+            dense_k: DEFAULT_DENSE_K,
+            fusion: Fusion::Rrf,
+            rerank: 0,
+            rerank_weight: DEFAULT_RERANK_WEIGHT,
+        }
+    }
+}
+
+/// A semantic search: its parameters and the loaded model and vectors.
+#[derive(Debug, Clone, Copy)]
+pub struct Semantic<'a> {
+    pub params: SemanticParams,
+    pub index: &'a SemanticIndex,
+}
+
 /// How to search.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SearchParams {
@@ -184,6 +310,14 @@ pub struct Hit {
     pub graph_score: f64,
     pub recency_score: f64,
     pub final_score: f64,
+    /// Cosine of the paper's vector with the query's (`None` in bm25 mode,
+    /// or for a paper without a vector).
+    pub dense_score: Option<f64>,
+    /// The first-stage score over its maximum in the merged set: what
+    /// `bm25_norm` is in bm25 mode (`None` there).
+    pub fused_score: Option<f64>,
+    /// Cosine of the paper's best-matching chunk with the query (`None` unless reranked).
+    pub rerank_score: Option<f64>,
     /// The first three sentences of the abstract.
     pub snippet: String,
     /// Ids this paper cites.
@@ -194,6 +328,8 @@ pub struct Hit {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RetrievalResult {
     pub query: String,
+    /// The first stage: bm25, dense or hybrid.
+    pub mode: Mode,
     /// Size of the merged set (before any display limit).
     pub hit_count: usize,
     /// Mean `final_score` over the merged set (0 when empty).
@@ -260,45 +396,224 @@ fn top_k(store: &Store, scores: &HashMap<i64, f64>, k: usize) -> anyhow::Result<
     Ok(top)
 }
 
-/// Runs both passes and ranks the merged set.
+/// Runs both passes and ranks the merged set (BM25 first stage).
 pub fn search(store: &Store, query: &str, params: &SearchParams) -> anyhow::Result<RetrievalResult> {
+    search_with(store, query, params, None)
+}
+
+/// The first stage: a ranked list and a score for any paper.
+struct FirstStage {
+    mode: Mode,
+    /// Best first: (id, doc, score), at least the pool's depth when there are that many.
+    list: Vec<(String, i64, f64)>,
+    /// First-stage scores of the papers a semantic stage scored (the list and beyond).
+    scores: HashMap<i64, f64>,
+    /// How a paper outside `scores` is scored (semantic modes).
+    outside: Outside,
+    /// The query's vector (semantic modes).
+    query_vector: Vec<f32>,
+    /// Best-chunk cosine of the reranked papers.
+    rerank: HashMap<i64, f64>,
+}
+
+/// The first-stage score of a paper no list holds.
+enum Outside {
+    /// Its BM25 score (bm25 mode).
+    Bm25,
+    /// Its cosine (dense mode), blended when reranked.
+    Dense { rerank: Option<(f64, f64, f64)> },
+    /// 0 (RRF: in neither list), blended when reranked.
+    Zero { rerank: Option<(f64, f64, f64)> },
+    /// Its min-max blend with the union's ranges, clamped to [0, 1], blended when reranked.
+    Minmax { bm25: (f64, f64), cos: (f64, f64), rerank: Option<(f64, f64, f64)> },
+}
+
+impl FirstStage {
+    /// The first-stage score of `doc` (its BM25 in bm25 mode).
+    fn score(&self, doc: i64, bm25: f64, cos: Option<f64>) -> f64 {
+        if let Some(&s) = self.scores.get(&doc) {
+            return s;
+        }
+        let (raw, rerank) = match &self.outside {
+            Outside::Bm25 => return bm25,
+            Outside::Dense { rerank } => (cos.unwrap_or(0.0), rerank),
+            Outside::Zero { rerank } => (0.0, rerank),
+            Outside::Minmax { bm25: b, cos: c, rerank } => {
+                ((0.5 * min_max(bm25, *b) + 0.5 * min_max(cos.unwrap_or(0.0), *c)).clamp(0.0, 1.0), rerank)
+            }
+        };
+        match rerank {
+            // (max first-stage score, λ, lowest chunk cosine of the reranked papers)
+            Some((max, weight, floor)) => (1.0 - weight) * (raw / max) + weight * floor,
+            None => raw,
+        }
+    }
+}
+
+/// `(x − lo) / (hi − lo)`; 1 when the range is empty (every value equal).
+fn min_max(x: f64, (lo, hi): (f64, f64)) -> f64 {
+    if hi > lo {
+        (x - lo) / (hi - lo)
+    } else {
+        1.0
+    }
+}
+
+/// Reads the ids of a (doc, score) list, best first.
+fn with_ids(store: &Store, list: &[(i64, f64)]) -> anyhow::Result<Vec<(String, i64, f64)>> {
+    list.iter().map(|&(doc, s)| Ok((store.paper_by_doc(doc)?.id, doc, s))).collect()
+}
+
+/// Sorts (doc, score) best first, ties by doc.
+fn sort_desc(list: &mut [(i64, f64)]) {
+    list.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+}
+
+/// The semantic first stage: dense or hybrid, then the optional rerank.
+fn semantic_stage(
+    store: &Store,
+    query: &str,
+    bm25: &HashMap<i64, f64>,
+    sem: &Semantic<'_>,
+    depth: usize,
+) -> anyhow::Result<FirstStage> {
+    let p = sem.params;
+    let index = sem.index;
+    let qv = index.embed_query(query)?;
+    let k = p.dense_k.max(depth);
+    let dense: Vec<(i64, f64)> = index.docs.top_k(&qv, k).into_iter().map(|(d, s)| (d, s as f64)).collect();
+    let cos = |doc: i64| index.docs.score(doc, &qv).map(|s| s as f64);
+    let (mut list, mut outside): (Vec<(i64, f64)>, Outside) = match p.mode {
+        Mode::Bm25 => unreachable!("bm25 has no semantic stage"),
+        Mode::Dense => (dense, Outside::Dense { rerank: None }),
+        Mode::Hybrid => {
+            let mut lexical: Vec<(i64, f64)> = bm25.iter().filter(|(_, &s)| s > 0.0).map(|(&d, &s)| (d, s)).collect();
+            sort_desc(&mut lexical);
+            lexical.truncate(k);
+            match p.fusion {
+                Fusion::Rrf => {
+                    let mut fused: HashMap<i64, f64> = HashMap::new();
+                    for l in [&lexical, &dense] {
+                        for (rank, &(doc, _)) in l.iter().enumerate() {
+                            *fused.entry(doc).or_default() += 1.0 / (RRF_K + rank as f64 + 1.0);
+                        }
+                    }
+                    (fused.into_iter().collect(), Outside::Zero { rerank: None })
+                }
+                Fusion::Minmax => {
+                    let mut union: Vec<i64> = lexical.iter().chain(&dense).map(|&(d, _)| d).collect();
+                    union.sort_unstable();
+                    union.dedup();
+                    let pairs: Vec<(i64, f64, f64)> = union
+                        .iter()
+                        .map(|&d| (d, bm25.get(&d).copied().unwrap_or(0.0), cos(d).unwrap_or(0.0)))
+                        .collect();
+                    let range = |f: fn(&(i64, f64, f64)) -> f64| {
+                        pairs
+                            .iter()
+                            .map(f)
+                            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| (lo.min(x), hi.max(x)))
+                    };
+                    let (b, c) = (range(|t| t.1), range(|t| t.2));
+                    let fused = pairs.iter().map(|&(d, x, y)| (d, 0.5 * min_max(x, b) + 0.5 * min_max(y, c))).collect();
+                    (fused, Outside::Minmax { bm25: b, cos: c, rerank: None })
+                }
+            }
+        }
+    };
+    sort_desc(&mut list);
+    let mut rerank = HashMap::new();
+    if p.rerank > 0 && !list.is_empty() {
+        let chunks = index.chunks.as_ref().ok_or_else(|| anyhow::anyhow!("--rerank needs the chunk vectors loaded"))?;
+        let max = list[0].1;
+        let max = if max > 0.0 { max } else { 1.0 };
+        let n = p.rerank.min(list.len());
+        for &(doc, _) in &list[..n] {
+            let c = chunks.best(doc, &qv).map(|(_, s)| s as f64).or_else(|| cos(doc)).unwrap_or(0.0);
+            rerank.insert(doc, c);
+        }
+        let floor = rerank.values().copied().fold(f64::INFINITY, f64::min);
+        let w = p.rerank_weight;
+        for (doc, s) in list.iter_mut() {
+            let c = rerank.get(doc).copied().unwrap_or(floor);
+            *s = (1.0 - w) * (*s / max) + w * c;
+        }
+        let blend = Some((max, w, floor));
+        match &mut outside {
+            Outside::Dense { rerank } | Outside::Zero { rerank } | Outside::Minmax { rerank, .. } => *rerank = blend,
+            Outside::Bm25 => {}
+        }
+        sort_desc(&mut list);
+    }
+    let scores: HashMap<i64, f64> = list.iter().copied().collect();
+    list.truncate(depth);
+    Ok(FirstStage { mode: p.mode, list: with_ids(store, &list)?, scores, outside, query_vector: qv, rerank })
+}
+
+/// Runs both passes and ranks the merged set; `semantic` (unless its mode is
+/// bm25) replaces the BM25 first stage by a dense or hybrid one.
+pub fn search_with(
+    store: &Store,
+    query: &str,
+    params: &SearchParams,
+    semantic: Option<&Semantic<'_>>,
+) -> anyhow::Result<RetrievalResult> {
     let started = Instant::now();
     let meta = store.meta()?;
     let scores = bm25_scores(store, query)?;
-    let pool = top_k(store, &scores, params.top_k.max(params.pool))?;
+    let depth = params.top_k.max(params.pool);
+    let first = match semantic.filter(|s| s.params.mode != Mode::Bm25) {
+        None => FirstStage {
+            mode: Mode::Bm25,
+            list: top_k(store, &scores, depth)?,
+            scores: HashMap::new(),
+            outside: Outside::Bm25,
+            query_vector: Vec::new(),
+            rerank: HashMap::new(),
+        },
+        Some(sem) => semantic_stage(store, query, &scores, sem, depth)?,
+    };
+    let dense = semantic.map(|s| &s.index.docs).filter(|_| first.mode != Mode::Bm25);
+    let pool = &first.list;
     let seeds = &pool[..params.top_k.min(pool.len())];
     let seed_ids: Vec<String> = seeds.iter().map(|(id, _, _)| id.clone()).collect();
     let reached = bfs(&StoreAdjacency(store), &seed_ids, params.hops, params.direction)?;
 
-    // Merge: seeds ∪ reached ids that are papers ∪ the BM25 pool, by id.
+    // Merge: seeds ∪ reached ids that are papers ∪ the first-stage pool, by id.
     let mut merged: BTreeMap<String, (i64, Option<u32>)> = BTreeMap::new();
     for (id, distance) in &reached {
         if let Some(doc) = store.doc_of(id)? {
             merged.insert(id.clone(), (doc, Some(*distance)));
         }
     }
-    for (id, doc, _) in &pool {
+    for (id, doc, _) in pool {
         merged.entry(id.clone()).or_insert((*doc, None));
     }
     let bm25_of = |doc: &i64| scores.get(doc).copied().unwrap_or(0.0);
+    let cos_of = |doc: i64| dense.and_then(|d| d.score(doc, &first.query_vector)).map(|s| s as f64);
+    let first_of = |doc: i64| first.score(doc, bm25_of(&doc), cos_of(doc)).max(0.0);
     let max_bm25 = merged.values().map(|(doc, _)| bm25_of(doc)).fold(0.0, f64::max);
-    let norm = |s: f64| if max_bm25 > 0.0 { s / max_bm25 } else { 0.0 };
+    let bm25_norm_of = |s: f64| if max_bm25 > 0.0 { s / max_bm25 } else { 0.0 };
+    let max_first = merged.values().map(|(doc, _)| first_of(*doc)).fold(0.0, f64::max);
+    let norm = |s: f64| if max_first > 0.0 { s / max_first } else { 0.0 };
     let evidence = match params.graph_score {
         GraphScore::Lesson => None,
         GraphScore::Weighted => Some(seed_evidence(store, seeds, norm, params.hops, params.direction, &merged)?),
     };
     let w = params.weights;
+    let semantic_mode = first.mode != Mode::Bm25;
     let mut ranked = Vec::with_capacity(merged.len());
     for (id, (doc, distance)) in merged {
         let row = store.paper_by_doc(doc)?;
         let bm25_score = bm25_of(&doc);
-        let bm25_norm = norm(bm25_score);
+        let bm25_norm = bm25_norm_of(bm25_score);
+        let fused = norm(first_of(doc));
         let graph_score = match &evidence {
             None => graph_score(distance),
             Some(e) => e.get(&id).copied().unwrap_or(0.0),
         };
         let recency_score = recency_score(row.year, meta.min_year, meta.max_year);
-        let final_score = w.bm25 * bm25_norm + w.graph * graph_score + w.recency * recency_score;
+        let final_score = w.bm25 * fused + w.graph * graph_score + w.recency * recency_score;
         ranked.push(Hit {
             references: store.linked(&id, Direction::References)?,
             id,
@@ -311,6 +626,9 @@ pub fn search(store: &Store, query: &str, params: &SearchParams) -> anyhow::Resu
             graph_score,
             recency_score,
             final_score,
+            dense_score: if semantic_mode { cos_of(doc) } else { None },
+            fused_score: semantic_mode.then_some(fused),
+            rerank_score: first.rerank.get(&doc).copied(),
             snippet: snippet(&row.abstract_, 3),
         });
     }
@@ -321,6 +639,7 @@ pub fn search(store: &Store, query: &str, params: &SearchParams) -> anyhow::Resu
         if hit_count == 0 { 0.0 } else { ranked.iter().map(|h| h.final_score).sum::<f64>() / hit_count as f64 };
     Ok(RetrievalResult {
         query: query.to_string(),
+        mode: first.mode,
         hit_count,
         average_score,
         top_score,

@@ -1,9 +1,23 @@
-//! `litindex bench`: not implemented yet.
+//! `litindex bench`: build an index from a corpus and time the build and the
+//! query paths, optionally beside SQLite FTS5 (see [`crate::bench`]).
 
 use std::io::Write;
 
-use crate::cli::BenchArgs;
+use crate::bench::{run_bench, write_table, BenchOptions};
+use crate::cli::{BenchArgs, Format, Peer};
 
-pub fn run(_args: &BenchArgs, _out: &mut dyn Write) -> anyhow::Result<()> {
-    anyhow::bail!("`bench` is not implemented yet")
+pub fn run(args: &BenchArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    let opts = BenchOptions {
+        corpus: args.corpus.clone(),
+        queries: args.queries.clone(),
+        analyzer: args.analyzer,
+        fts5: args.peer == Some(Peer::Fts5),
+        dir: args.dir.clone(),
+        exe: std::env::current_exe().ok(),
+    };
+    let report = run_bench(&opts)?;
+    match args.format {
+        Format::Json => super::write_json(out, &report),
+        Format::Table => write_table(&report, out),
+    }
 }

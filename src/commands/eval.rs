@@ -6,7 +6,8 @@ use serde_json::{json, Map, Value};
 
 use super::UsageError;
 use crate::cli::{EvalArgs, Format};
-use crate::eval::{evaluate, read_qrels, read_queries, METRICS};
+use crate::eval::{evaluate_with, read_qrels, read_queries, METRICS};
+use crate::search::{Mode, Semantic};
 use crate::store::Store;
 
 pub fn run(args: &EvalArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result<()> {
@@ -21,7 +22,19 @@ pub fn run(args: &EvalArgs, store: &Store, out: &mut dyn Write) -> anyhow::Resul
     let queries = read_queries(&args.queries)?;
     let qrels = read_qrels(&args.qrels)?;
     let params = args.search.params();
-    let report = evaluate(store, &queries, &qrels, &params, args.limit)?;
+    let sp = args.search.semantic_params();
+    let index = super::search::load_semantic(&args.search, store)?;
+    let semantic = index.as_ref().map(|index| Semantic { params: sp, index });
+    let report = evaluate_with(store, &queries, &qrels, &params, args.limit, semantic.as_ref())?;
+    let first_stage = match sp.mode {
+        Mode::Bm25 => "bm25".to_string(),
+        Mode::Dense => format!("dense (k {})", sp.dense_k),
+        Mode::Hybrid => format!("hybrid {} (k {})", sp.fusion.name(), sp.dense_k),
+    } + &if sp.mode != Mode::Bm25 && sp.rerank > 0 {
+        format!(" + rerank {} (weight {})", sp.rerank, sp.rerank_weight)
+    } else {
+        String::new()
+    };
     let full = serde_json::to_value(&report)?;
     let pick = |v: &Value| -> Map<String, Value> {
         let mut m = Map::new();
@@ -43,6 +56,8 @@ pub fn run(args: &EvalArgs, store: &Store, out: &mut dyn Write) -> anyhow::Resul
                     "top_k": params.top_k, "hops": params.hops, "direction": params.direction.name(),
                     "weights": [params.weights.bm25, params.weights.graph, params.weights.recency],
                     "pool": params.pool, "graph_score": params.graph_score.name(), "limit": args.limit,
+                    "mode": sp.mode.name(), "dense_k": sp.dense_k, "fusion": sp.fusion.name(),
+                    "rerank": sp.rerank, "rerank_weight": sp.rerank_weight,
                 }),
             );
             obj.insert("wall_time_s".into(), json!(report.wall_time_s));
@@ -87,7 +102,7 @@ pub fn run(args: &EvalArgs, store: &Store, out: &mut dyn Write) -> anyhow::Resul
             writeln!(
                 out,
                 "{} judged queries ({} missing from the query file), {} unjudged not run; {:.2} s; \
-                 top-k {} hops {} pool {} weights {} graph-score {}",
+                 top-k {} hops {} pool {} weights {} graph-score {}; first stage {}",
                 report.queries,
                 report.missing,
                 report.unjudged,
@@ -96,7 +111,8 @@ pub fn run(args: &EvalArgs, store: &Store, out: &mut dyn Write) -> anyhow::Resul
                 params.hops,
                 params.pool,
                 params.weights,
-                params.graph_score.name()
+                params.graph_score.name(),
+                first_stage
             )?;
         }
     }

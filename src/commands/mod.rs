@@ -5,6 +5,7 @@ mod bench;
 mod build;
 mod check;
 mod dupes;
+mod embed;
 mod eval;
 mod gen;
 mod ingest;
@@ -77,6 +78,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Check(args) => check::run(&args, &open_for_reading(&db)?, out),
         Command::Gen(args) => gen::run(&args, out),
         Command::Bench(args) => bench::run(&args, out),
+        Command::Embed(args) => embed::run(&args, db.path(), out),
     }
 }
 

@@ -5,7 +5,8 @@ use std::io::Write;
 use serde_json::json;
 
 use crate::cli::{RunArgs, RunFormat};
-use crate::eval::{ranked_ids, read_queries, strictly_decreasing};
+use crate::eval::{ranked_ids_with, read_queries, strictly_decreasing};
+use crate::search::Semantic;
 use crate::store::Store;
 
 pub fn run(args: &RunArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result<()> {
@@ -14,8 +15,10 @@ pub fn run(args: &RunArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result
     if args.format == RunFormat::Trec && args.run_tag.chars().any(char::is_whitespace) {
         return Err(super::UsageError(format!("--run-tag `{}` contains whitespace", args.run_tag)).into());
     }
+    let index = super::search::load_semantic(&args.search, store)?;
+    let semantic = index.as_ref().map(|index| Semantic { params: args.search.semantic_params(), index });
     for q in &queries {
-        let ranked = ranked_ids(store, &q.text, &params, args.limit)?;
+        let ranked = ranked_ids_with(store, &q.text, &params, args.limit, semantic.as_ref())?;
         match args.format {
             RunFormat::Trec => {
                 if q.id.chars().any(char::is_whitespace) {

@@ -4,7 +4,8 @@ use std::io::Write;
 
 use super::UsageError;
 use crate::cli::{Format, SearchArgs, SearchOpts};
-use crate::search::{search, MAX_SEARCH_HOPS};
+use crate::embed::SemanticIndex;
+use crate::search::{search_with, Mode, Semantic, MAX_SEARCH_HOPS};
 use crate::store::Store;
 
 /// Checks the arguments that clap cannot.
@@ -15,43 +16,100 @@ pub fn validate(opts: &SearchOpts) -> Result<(), UsageError> {
             "--hops {hops} is out of range for search: use 0 to {MAX_SEARCH_HOPS} (`litindex neighbors` walks further)"
         )));
     }
+    if opts.rerank > 0 && opts.mode == Mode::Bm25 {
+        return Err(UsageError("--rerank reranks a dense or hybrid list: add --mode dense or --mode hybrid".into()));
+    }
+    if !(0.0..=1.0).contains(&opts.rerank_weight) {
+        return Err(UsageError(format!("--rerank-weight {} is out of range: use 0 to 1", opts.rerank_weight)));
+    }
+    if opts.mode != Mode::Bm25 && opts.dense_k == 0 {
+        return Err(UsageError("--dense-k must be at least 1".into()));
+    }
     Ok(())
+}
+
+/// Loads the model and vectors a dense or hybrid search needs (`None` for bm25).
+pub(super) fn load_semantic(opts: &SearchOpts, store: &Store) -> anyhow::Result<Option<SemanticIndex>> {
+    if opts.mode == Mode::Bm25 {
+        return Ok(None);
+    }
+    Ok(Some(SemanticIndex::open(store, opts.model_dir.as_deref(), opts.rerank > 0)?))
 }
 
 pub fn run(args: &SearchArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result<()> {
     let params = args.search.params();
-    let mut result = search(store, &args.query, &params)?;
+    let index = load_semantic(&args.search, store)?;
+    let semantic = index.as_ref().map(|index| Semantic { params: args.search.semantic_params(), index });
+    let mut result = search_with(store, &args.query, &params, semantic.as_ref())?;
+    let semantic_mode = result.mode != Mode::Bm25;
     result.ranked.truncate(args.limit);
     match args.format {
         Format::Json => {
             super::write_json(out, &result)?;
         }
         Format::Table => {
-            writeln!(
-                out,
-                "{:>4}  {:<12} {:>6} {:>7} {:>3} {:>7} {:>4}  title",
-                "rank", "id", "final", "bm25", "hop", "recency", "year"
-            )?;
+            if semantic_mode {
+                writeln!(
+                    out,
+                    "{:>4}  {:<12} {:>6} {:>6} {:>6} {:>7} {:>3} {:>7} {:>4}  title",
+                    "rank", "id", "final", "fused", "dense", "bm25", "hop", "recency", "year"
+                )?;
+            } else {
+                writeln!(
+                    out,
+                    "{:>4}  {:<12} {:>6} {:>7} {:>3} {:>7} {:>4}  title",
+                    "rank", "id", "final", "bm25", "hop", "recency", "year"
+                )?;
+            }
             for (i, h) in result.ranked.iter().enumerate() {
                 let hop = h.graph_distance.map_or("-".to_string(), |d| d.to_string());
                 let year = h.year.map_or("-".to_string(), |y| y.to_string());
-                writeln!(
-                    out,
-                    "{:>4}  {:<12} {:>6.3} {:>7.3} {:>3} {:>7.3} {:>4}  {}",
-                    i + 1,
-                    h.id,
-                    h.final_score,
-                    h.bm25_score,
-                    hop,
-                    h.recency_score,
-                    year,
-                    truncate(&h.title, 70)
-                )?;
+                if semantic_mode {
+                    let opt = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.3}"));
+                    writeln!(
+                        out,
+                        "{:>4}  {:<12} {:>6.3} {:>6} {:>6} {:>7.3} {:>3} {:>7.3} {:>4}  {}",
+                        i + 1,
+                        h.id,
+                        h.final_score,
+                        opt(h.fused_score),
+                        opt(h.dense_score),
+                        h.bm25_score,
+                        hop,
+                        h.recency_score,
+                        year,
+                        truncate(&h.title, 60)
+                    )?;
+                } else {
+                    writeln!(
+                        out,
+                        "{:>4}  {:<12} {:>6.3} {:>7.3} {:>3} {:>7.3} {:>4}  {}",
+                        i + 1,
+                        h.id,
+                        h.final_score,
+                        h.bm25_score,
+                        hop,
+                        h.recency_score,
+                        year,
+                        truncate(&h.title, 70)
+                    )?;
+                }
             }
             let w = params.weights;
+            let (first, seed) = if semantic_mode {
+                let s = args.search.semantic_params();
+                let name = match s.mode {
+                    Mode::Hybrid => format!("hybrid {}", s.fusion.name()),
+                    m => m.name().to_string(),
+                };
+                let rerank = if s.rerank > 0 { format!(" + rerank {}", s.rerank) } else { String::new() };
+                (format!("fused ({name}{rerank})"), "a first-stage seed")
+            } else {
+                ("bm25_norm".to_string(), "a BM25 seed")
+            };
             writeln!(
                 out,
-                "{} hits (showing {}), top {:.3}, average {:.3}, {:.1} ms; final = {}·bm25_norm + {}·graph + {}·recency; hop = citation steps from a BM25 seed",
+                "{} hits (showing {}), top {:.3}, average {:.3}, {:.1} ms; final = {}·{first} + {}·graph + {}·recency; hop = citation steps from {seed}",
                 result.hit_count,
                 result.ranked.len(),
                 result.top_score,

@@ -6,7 +6,10 @@ use rusqlite::Connection;
 
 /// Every migration, in order: migration `i` (1-based) brings the schema to version `i`.
 /// Never edit one that has shipped; add a new file.
-const MIGRATIONS: &[(&str, &str)] = &[("001_init.sql", include_str!("../../migrations/001_init.sql"))];
+const MIGRATIONS: &[(&str, &str)] = &[
+    ("001_init.sql", include_str!("../../migrations/001_init.sql")),
+    ("002_vectors.sql", include_str!("../../migrations/002_vectors.sql")),
+];
 
 /// The schema version this binary writes and reads.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -37,7 +40,17 @@ mod tests {
         migrate(&mut conn).unwrap();
         let v: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).unwrap();
         assert_eq!(v, SCHEMA_VERSION);
-        for table in ["papers", "terms", "postings", "edges", "index_meta", "disagreements"] {
+        for table in [
+            "papers",
+            "terms",
+            "postings",
+            "edges",
+            "index_meta",
+            "disagreements",
+            "embed_models",
+            "vectors",
+            "chunk_vectors",
+        ] {
             let n: i64 = conn
                 .query_row("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?1", [table], |r| {
                     r.get(0)

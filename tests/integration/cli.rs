@@ -410,7 +410,7 @@ fn stats_json_describes_the_mock_index() {
     assert_eq!(f64_of(&s, "k1"), 1.5);
     assert_eq!(f64_of(&s, "b"), 0.75);
     assert_eq!(s["analyzer"], "plain");
-    assert_eq!(s["schema_version"], 1);
+    assert_eq!(s["schema_version"], litindex::store::SCHEMA_VERSION);
     assert_eq!(s["db"], path_str(&db));
     let (lo, hi) = (s["year_min"].as_i64().unwrap(), s["year_max"].as_i64().unwrap());
     assert!(lo <= hi, "year_min {lo} <= year_max {hi}");

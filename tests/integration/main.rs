@@ -5,6 +5,7 @@
 //! `retrieval` checks ranking behaviour on the built-in mock corpus.
 
 mod analyzers;
+mod bench;
 mod cli;
 mod common;
 mod eval;
@@ -13,3 +14,4 @@ mod ingest;
 mod properties;
 mod reliability;
 mod retrieval;
+mod semantic;

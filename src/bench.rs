@@ -1,0 +1,507 @@
+//! `litindex bench`: build an index from a corpus and time it, then time the
+//! query paths, optionally beside SQLite FTS5 over the same text.
+//!
+//! Build: the library's ingest path ([`ingest_files`], format `paper`) into a
+//! fresh file, timed, with the file's size (plus any `-wal`, `-shm` or
+//! `-journal`) and the process's peak resident memory (`VmHWM`, reset before
+//! each build through `/proc/self/clear_refs` on Linux; null elsewhere). Both
+//! builds (litindex, then FTS5) run before any query.
+//!
+//! Queries (each set run once untimed to warm the caches, then timed; the
+//! percentiles are nearest-rank over the per-query times, QPS is queries over
+//! the total time):
+//!
+//! * `bm25_top10`: [`bm25_scores`] plus a top-10 selection (by score, ties by doc);
+//! * `search`: the full two-pass [`search`] with default parameters;
+//! * `expand2_cte` / `expand2_bfs`: the 2-hop walk, both directions, from the
+//!   ids of the top-10 BM25 papers, as one recursive CTE ([`expand_cte`]) and
+//!   as a BFS over the stored adjacency ([`bfs`] over [`StoreAdjacency`]);
+//! * `search_process`: the whole-process wall time of
+//!   `litindex --db DB search QUERY --format json > /dev/null` for the first
+//!   [`PROCESS_QUERIES`] queries.
+//!
+//! FTS5 (`--peer fts5`): `CREATE VIRTUAL TABLE t USING fts5(body, tokenize=…)`
+//! in its own file (`unicode61` for `plain`, `porter unicode61` for
+//! `english`), `title + " " + abstract` of every record inserted in one
+//! transaction; a query is its words (the `plain` split, lowercased, minus
+//! the analyzer's stop words, each once) double-quoted and joined with ` OR `
+//! (FTS5's own tokenizer then stems them as it stemmed the text), run as
+//! `SELECT rowid FROM t WHERE t MATCH ?1 ORDER BY bm25(t) LIMIT 10` through
+//! one prepared statement.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use rusqlite::{Connection, OpenFlags};
+use serde::Serialize;
+
+use crate::analyzer::{indexed_text, Analyzer};
+use crate::bm25::Bm25;
+use crate::graph::{bfs, expand_cte, Direction};
+use crate::ingest::formats::{self, Format, FormatOptions};
+use crate::ingest::record::Item;
+use crate::ingest::{ingest_files, IngestOptions};
+use crate::search::{bm25_scores, search, SearchParams};
+use crate::store::{Store, StoreAdjacency};
+
+/// How many queries the whole-process figure runs.
+pub const PROCESS_QUERIES: usize = 20;
+/// How many BM25 papers are kept (and seed the walks).
+pub const TOP: usize = 10;
+/// How far the walks go.
+pub const HOPS: u32 = 2;
+
+/// What to measure.
+#[derive(Debug, Clone)]
+pub struct BenchOptions {
+    pub corpus: PathBuf,
+    pub queries: PathBuf,
+    pub analyzer: Analyzer,
+    /// Also build and query FTS5.
+    pub fts5: bool,
+    /// Where to build; `None`: a temporary directory, removed afterwards.
+    pub dir: Option<PathBuf>,
+    /// The `litindex` binary for the whole-process figure; `None` skips it (null).
+    pub exe: Option<PathBuf>,
+}
+
+/// One measured number, for litindex and for FTS5 where it has a counterpart.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Figure {
+    pub name: String,
+    pub unit: &'static str,
+    pub litindex: Option<f64>,
+    pub fts5: Option<f64>,
+    /// litindex / FTS5, when both are there and FTS5's is not zero.
+    pub ratio: Option<f64>,
+}
+
+/// Everything `bench` measured.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BenchReport {
+    pub papers: u64,
+    pub queries: usize,
+    pub figures: Vec<Figure>,
+}
+
+impl BenchReport {
+    pub fn figure(&self, name: &str) -> Option<&Figure> {
+        self.figures.iter().find(|f| f.name == name)
+    }
+}
+
+/// Per-query times of one query set.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Latency {
+    pub p50_ms: f64,
+    pub p95_ms: f64,
+    pub p99_ms: f64,
+    pub qps: f64,
+}
+
+impl Latency {
+    /// Nearest-rank percentiles of `times`; QPS is their count over their sum.
+    pub fn of(times: &[Duration]) -> Option<Latency> {
+        if times.is_empty() {
+            return None;
+        }
+        let mut ms: Vec<f64> = times.iter().map(|t| t.as_secs_f64() * 1000.0).collect();
+        ms.sort_by(f64::total_cmp);
+        let total: f64 = ms.iter().sum::<f64>() / 1000.0;
+        Some(Latency {
+            p50_ms: nearest_rank(&ms, 50.0),
+            p95_ms: nearest_rank(&ms, 95.0),
+            p99_ms: nearest_rank(&ms, 99.0),
+            qps: if total > 0.0 { ms.len() as f64 / total } else { f64::INFINITY },
+        })
+    }
+}
+
+/// The nearest-rank `p`-th percentile of sorted, non-empty `sorted`.
+pub fn nearest_rank(sorted: &[f64], p: f64) -> f64 {
+    let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
+    sorted[rank.clamp(1, sorted.len()) - 1]
+}
+
+/// The `k` best positive scores, by score descending, ties by doc.
+pub fn top_docs(scores: &HashMap<i64, f64>, k: usize) -> Vec<(i64, f64)> {
+    let mut v: Vec<(i64, f64)> = scores.iter().filter(|(_, &s)| s > 0.0).map(|(&d, &s)| (d, s)).collect();
+    let order = |a: &(i64, f64), b: &(i64, f64)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
+    if k == 0 {
+        return Vec::new();
+    }
+    if v.len() > k {
+        v.select_nth_unstable_by(k - 1, order);
+        v.truncate(k);
+    }
+    v.sort_by(order);
+    v
+}
+
+/// The FTS5 tokenizer matching an analyzer.
+pub fn fts5_tokenizer(analyzer: Analyzer) -> &'static str {
+    match analyzer {
+        Analyzer::Plain => "unicode61",
+        Analyzer::English => "porter unicode61",
+    }
+}
+
+/// The FTS5 query for `query`: its words minus stop words, each once,
+/// double-quoted, joined with ` OR `; `None` when nothing is left.
+pub fn fts5_query(analyzer: Analyzer, query: &str) -> Option<String> {
+    let mut words: Vec<String> = Vec::new();
+    for w in Analyzer::Plain.tokenize(query) {
+        if !analyzer.is_stop_word(&w) && !words.contains(&w) {
+            words.push(w);
+        }
+    }
+    if words.is_empty() {
+        return None;
+    }
+    let quoted: Vec<String> = words.iter().map(|w| format!("\"{}\"", w.replace('"', "\"\""))).collect();
+    Some(quoted.join(" OR "))
+}
+
+/// The process's peak resident set size so far, in bytes (Linux `VmHWM`).
+pub fn peak_rss_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.trim_start_matches("VmHWM:").trim().trim_end_matches("kB").trim().parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// Resets the peak resident set size to the current one (Linux ≥ 4.0).
+fn reset_peak_rss() -> bool {
+    std::fs::write("/proc/self/clear_refs", "5").is_ok()
+}
+
+/// The size of a SQLite database with its side files.
+pub fn db_bytes(path: &Path) -> u64 {
+    let mut total = 0;
+    for suffix in ["", "-wal", "-shm", "-journal"] {
+        let mut p = path.as_os_str().to_owned();
+        p.push(suffix);
+        if let Ok(m) = std::fs::metadata(&p) {
+            total += m.len();
+        }
+    }
+    total
+}
+
+/// Reads the query file: one query per non-blank line.
+pub fn read_queries(path: &Path) -> anyhow::Result<Vec<String>> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let queries: Vec<String> = text.lines().map(str::trim).filter(|l| !l.is_empty()).map(String::from).collect();
+    anyhow::ensure!(!queries.is_empty(), "{} holds no query", path.display());
+    Ok(queries)
+}
+
+/// Runs `f` over every query once untimed, then once timed.
+fn time_queries<T>(
+    queries: &[String],
+    mut f: impl FnMut(usize, &str) -> anyhow::Result<T>,
+) -> anyhow::Result<(Vec<Duration>, Vec<T>)> {
+    for (i, q) in queries.iter().enumerate() {
+        f(i, q)?;
+    }
+    let mut times = Vec::with_capacity(queries.len());
+    let mut outs = Vec::with_capacity(queries.len());
+    for (i, q) in queries.iter().enumerate() {
+        let started = Instant::now();
+        let out = f(i, q)?;
+        times.push(started.elapsed());
+        outs.push(out);
+    }
+    Ok((times, outs))
+}
+
+/// What a build cost.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BuildFigures {
+    pub secs: f64,
+    pub bytes: u64,
+    /// Peak resident memory during the build; `None` where it cannot be measured.
+    pub peak_rss: Option<u64>,
+    pub papers: u64,
+}
+
+/// What litindex's query paths cost.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueryFigures {
+    pub bm25_top10: Option<Latency>,
+    pub search: Option<Latency>,
+    pub expand2_cte: Option<Latency>,
+    pub expand2_bfs: Option<Latency>,
+    pub search_process: Option<Latency>,
+    /// Mean number of papers with a positive BM25 score per query.
+    pub bm25_matches_mean: f64,
+    /// Mean size of the merged set of a search.
+    pub search_hits_mean: f64,
+    /// Mean number of ids (papers or dangling) within 2 hops of the top-10 seeds.
+    pub expand2_nodes_mean: f64,
+}
+
+/// Runs the whole benchmark: builds, queries, figures.
+pub fn run_bench(opts: &BenchOptions) -> anyhow::Result<BenchReport> {
+    let queries = read_queries(&opts.queries)?;
+    anyhow::ensure!(opts.corpus.is_file(), "cannot read {}: no such file", opts.corpus.display());
+    let tmp;
+    let dir: &Path = match &opts.dir {
+        Some(d) => {
+            std::fs::create_dir_all(d).with_context(|| format!("cannot create {}", d.display()))?;
+            d
+        }
+        None => {
+            tmp = tempfile::tempdir().context("cannot create a temporary directory")?;
+            tmp.path()
+        }
+    };
+    let db = dir.join("litindex.db");
+    let fts_db = dir.join("fts5.db");
+    for p in [&db, &fts_db] {
+        anyhow::ensure!(!p.exists(), "{} already exists; remove it or pass another --dir", p.display());
+    }
+    // Both builds first, so neither's peak memory includes what the query
+    // phase leaves allocated.
+    let build = build_litindex(&opts.corpus, &db, opts.analyzer)?;
+    let fts_build = if opts.fts5 { Some(build_fts5(&opts.corpus, &fts_db, opts.analyzer)?) } else { None };
+    let measured = query_litindex(&db, &queries, opts.exe.as_deref())?;
+    let fts = match fts_build {
+        Some(b) => Some((b, query_fts5(&fts_db, opts.analyzer, &queries)?)),
+        None => None,
+    };
+    Ok(report(&build, &measured, fts.as_ref(), queries.len()))
+}
+
+/// Builds a new litindex index at `db` from `corpus` through the ingest path.
+pub fn build_litindex(corpus: &Path, db: &Path, analyzer: Analyzer) -> anyhow::Result<BuildFigures> {
+    let reset = reset_peak_rss();
+    let started = Instant::now();
+    let ingest = IngestOptions {
+        format: Some(Format::Paper),
+        paper: None,
+        skip_invalid: false,
+        progress: true,
+        analyzer,
+        bm25: Bm25::default(),
+    };
+    ingest_files(db, &[corpus.to_path_buf()], &ingest)?;
+    let secs = started.elapsed().as_secs_f64();
+    let peak_rss = if reset { peak_rss_bytes() } else { None };
+    let papers = Store::open(db)?.meta()?.num_docs;
+    Ok(BuildFigures { secs, bytes: db_bytes(db), peak_rss, papers })
+}
+
+/// Times litindex's query paths over an existing index.
+pub fn query_litindex(db: &Path, queries: &[String], exe: Option<&Path>) -> anyhow::Result<QueryFigures> {
+    let store = Store::open(db)?;
+    let (bm25_times, tops) = time_queries(queries, |_, q| Ok(top_docs(&bm25_scores(&store, q)?, TOP)))?;
+    let matches: Vec<usize> =
+        queries.iter().map(|q| Ok(bm25_scores(&store, q)?.len())).collect::<anyhow::Result<_>>()?;
+    let params = SearchParams::default();
+    let (search_times, hits) = time_queries(queries, |_, q| Ok(search(&store, q, &params)?.hit_count))?;
+    let seeds: Vec<Vec<String>> = tops
+        .iter()
+        .map(|top| top.iter().map(|(doc, _)| Ok(store.paper_by_doc(*doc)?.id)).collect())
+        .collect::<anyhow::Result<_>>()?;
+    let (cte_times, reached) =
+        time_queries(queries, |i, _| Ok(expand_cte(store.conn(), &seeds[i], HOPS, Direction::Both)?.len()))?;
+    let adjacency = StoreAdjacency(&store);
+    let (bfs_times, _) = time_queries(queries, |i, _| Ok(bfs(&adjacency, &seeds[i], HOPS, Direction::Both)?.len()))?;
+    let search_process = match exe {
+        Some(exe) => {
+            let first = &queries[..queries.len().min(PROCESS_QUERIES)];
+            let (times, _) = time_queries(first, |_, q| search_process(exe, db, q))?;
+            Latency::of(&times)
+        }
+        None => None,
+    };
+    let mean = |v: &[usize]| v.iter().sum::<usize>() as f64 / v.len().max(1) as f64;
+    Ok(QueryFigures {
+        bm25_top10: Latency::of(&bm25_times),
+        search: Latency::of(&search_times),
+        expand2_cte: Latency::of(&cte_times),
+        expand2_bfs: Latency::of(&bfs_times),
+        search_process,
+        bm25_matches_mean: mean(&matches),
+        search_hits_mean: mean(&hits),
+        expand2_nodes_mean: mean(&reached),
+    })
+}
+
+/// Times the FTS5 top-10 query over an FTS5 file made by [`build_fts5`].
+pub fn query_fts5(path: &Path, analyzer: Analyzer, queries: &[String]) -> anyhow::Result<Option<Latency>> {
+    let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
+        .with_context(|| format!("cannot open {}", path.display()))?;
+    let mut stmt = conn.prepare("SELECT rowid FROM t WHERE t MATCH ?1 ORDER BY bm25(t) LIMIT 10")?;
+    let matches: Vec<Option<String>> = queries.iter().map(|q| fts5_query(analyzer, q)).collect();
+    let (times, _) = time_queries(queries, |i, _| {
+        let Some(m) = &matches[i] else { return Ok(0) };
+        let rows = stmt.query_map([m], |r| r.get::<_, i64>(0))?;
+        let mut n = 0usize;
+        for r in rows {
+            r?;
+            n += 1;
+        }
+        Ok(n)
+    })?;
+    Ok(Latency::of(&times))
+}
+
+/// The figures of a run: litindex's, and FTS5's where it has a counterpart.
+pub fn report(
+    build: &BuildFigures,
+    measured: &QueryFigures,
+    fts: Option<&(BuildFigures, Option<Latency>)>,
+    queries: usize,
+) -> BenchReport {
+    let mut figures: Vec<Figure> = Vec::new();
+    let mut push = |name: &str, unit: &'static str, litindex: Option<f64>, fts5: Option<f64>| {
+        let ratio = match (litindex, fts5) {
+            (Some(a), Some(b)) if b != 0.0 && a.is_finite() && b.is_finite() => Some(a / b),
+            _ => None,
+        };
+        figures.push(Figure { name: name.to_string(), unit, litindex, fts5, ratio });
+    };
+    let fb = fts.map(|(b, _)| b);
+    let fl = fts.and_then(|(_, l)| *l);
+    let per_s = |b: &BuildFigures| b.papers as f64 / b.secs.max(1e-9);
+    let per_paper = |b: &BuildFigures| b.bytes as f64 / b.papers.max(1) as f64;
+    push("build_s", "s", Some(build.secs), fb.map(|b| b.secs));
+    push("build_papers_per_s", "papers/s", Some(per_s(build)), fb.map(per_s));
+    push("db_bytes", "bytes", Some(build.bytes as f64), fb.map(|b| b.bytes as f64));
+    push("bytes_per_paper", "bytes", Some(per_paper(build)), fb.map(per_paper));
+    push("peak_rss_bytes", "bytes", build.peak_rss.map(|b| b as f64), fb.and_then(|b| b.peak_rss.map(|x| x as f64)));
+    let mut latency = |name: &str, lit: Option<Latency>, peer: Option<Latency>| {
+        push(&format!("{name}_p50"), "ms", lit.map(|l| l.p50_ms), peer.map(|l| l.p50_ms));
+        push(&format!("{name}_p95"), "ms", lit.map(|l| l.p95_ms), peer.map(|l| l.p95_ms));
+        push(&format!("{name}_p99"), "ms", lit.map(|l| l.p99_ms), peer.map(|l| l.p99_ms));
+        push(&format!("{name}_qps"), "queries/s", lit.map(|l| l.qps), peer.map(|l| l.qps));
+    };
+    latency("bm25_top10", measured.bm25_top10, fl);
+    latency("search", measured.search, None);
+    latency("expand2_cte", measured.expand2_cte, None);
+    latency("expand2_bfs", measured.expand2_bfs, None);
+    let process = measured.search_process;
+    push("search_process_p50", "ms", process.map(|l| l.p50_ms), None);
+    push("search_process_p95", "ms", process.map(|l| l.p95_ms), None);
+    push("bm25_matches_mean", "papers", Some(measured.bm25_matches_mean), None);
+    push("search_hits_mean", "papers", Some(measured.search_hits_mean), None);
+    push("expand2_nodes_mean", "nodes", Some(measured.expand2_nodes_mean), None);
+    BenchReport { papers: build.papers, queries, figures }
+}
+
+/// One `litindex --db DB search QUERY --format json > /dev/null`.
+fn search_process(exe: &Path, db: &Path, query: &str) -> anyhow::Result<()> {
+    let status = Command::new(exe)
+        .env_remove("LITINDEX_DB")
+        .arg("--db")
+        .arg(db)
+        .args(["search", "--format", "json", "--", query])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .with_context(|| format!("cannot run {}", exe.display()))?;
+    anyhow::ensure!(status.success(), "`litindex search {query:?}` failed ({status})");
+    Ok(())
+}
+
+/// Builds a new FTS5 file at `path` over the corpus's `title + " " + abstract`.
+pub fn build_fts5(corpus: &Path, path: &Path, analyzer: Analyzer) -> anyhow::Result<BuildFigures> {
+    anyhow::ensure!(!path.exists(), "{} already exists", path.display());
+    let reset = reset_peak_rss();
+    let started = Instant::now();
+    let mut conn = Connection::open(path).with_context(|| format!("cannot create {}", path.display()))?;
+    conn.execute_batch(&format!("CREATE VIRTUAL TABLE t USING fts5(body, tokenize = '{}')", fts5_tokenizer(analyzer)))
+        .context("cannot create the FTS5 table (is FTS5 compiled in?)")?;
+    let tx = conn.transaction()?;
+    let mut papers = 0u64;
+    {
+        let mut insert = tx.prepare("INSERT INTO t (rowid, body) VALUES (?1, ?2)")?;
+        let input = formats::open_input(corpus)?;
+        for item in formats::read(Format::Paper, input, &FormatOptions::default())? {
+            let (item, origin) = item.map_err(|e| anyhow::anyhow!("{e}"))?;
+            if let Item::Record(r) = item {
+                papers += 1;
+                insert
+                    .execute(rusqlite::params![papers as i64, indexed_text(&r.title, &r.abstract_)])
+                    .with_context(|| format!("{origin}: cannot insert into FTS5"))?;
+            }
+        }
+    }
+    tx.commit()?;
+    conn.close().map_err(|(_, e)| e)?;
+    let secs = started.elapsed().as_secs_f64();
+    let peak_rss = if reset { peak_rss_bytes() } else { None };
+    Ok(BuildFigures { secs, bytes: db_bytes(path), peak_rss, papers })
+}
+
+/// Writes the report as a table for people.
+pub fn write_table(report: &BenchReport, out: &mut dyn Write) -> anyhow::Result<()> {
+    writeln!(out, "{} papers, {} queries", report.papers, report.queries)?;
+    writeln!(out, "{:<22} {:<10} {:>14} {:>14} {:>8}", "name", "unit", "litindex", "fts5", "ratio")?;
+    for f in &report.figures {
+        writeln!(
+            out,
+            "{:<22} {:<10} {:>14} {:>14} {:>8}",
+            f.name,
+            f.unit,
+            number(f.litindex),
+            number(f.fts5),
+            f.ratio.map_or("-".to_string(), |r| format!("{r:.2}"))
+        )?;
+    }
+    Ok(())
+}
+
+fn number(v: Option<f64>) -> String {
+    match v {
+        None => "-".to_string(),
+        Some(x) if x.abs() >= 1000.0 => format!("{x:.0}"),
+        Some(x) if x.abs() >= 10.0 => format!("{x:.1}"),
+        Some(x) => format!("{x:.3}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentiles_are_nearest_rank() {
+        let v: Vec<f64> = (1..=100).map(f64::from).collect();
+        assert_eq!(nearest_rank(&v, 50.0), 50.0);
+        assert_eq!(nearest_rank(&v, 95.0), 95.0);
+        assert_eq!(nearest_rank(&v, 99.0), 99.0);
+        assert_eq!(nearest_rank(&[3.0], 99.0), 3.0);
+        let l = Latency::of(&[Duration::from_millis(10), Duration::from_millis(30)]).unwrap();
+        assert_eq!(l.p50_ms, 10.0);
+        assert_eq!(l.p99_ms, 30.0);
+        assert!((l.qps - 50.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn top_docs_orders_by_score_then_doc() {
+        let scores: HashMap<i64, f64> = [(1, 0.5), (2, 2.0), (3, 2.0), (4, 0.0), (5, 1.0)].into_iter().collect();
+        assert_eq!(top_docs(&scores, 3), vec![(2, 2.0), (3, 2.0), (5, 1.0)]);
+        assert_eq!(top_docs(&scores, 10).len(), 4);
+        assert!(top_docs(&scores, 0).is_empty());
+    }
+
+    #[test]
+    fn fts5_queries_quote_terms_and_drop_stop_words() {
+        assert_eq!(
+            fts5_query(Analyzer::Plain, "Sparse the-attention").unwrap(),
+            "\"sparse\" OR \"the\" OR \"attention\""
+        );
+        assert_eq!(fts5_query(Analyzer::English, "the sparse attention").unwrap(), "\"sparse\" OR \"attention\"");
+        assert_eq!(fts5_query(Analyzer::Plain, "a a b").unwrap(), "\"a\" OR \"b\"");
+        assert!(fts5_query(Analyzer::English, "the of").is_none());
+        assert!(fts5_query(Analyzer::Plain, "?!").is_none());
+    }
+}

@@ -1,0 +1,48 @@
+//! `litindex embed`: sentence vectors for every paper that has none yet for
+//! the model (see [`crate::embed::embed_index`]).
+
+use std::io::Write;
+use std::path::Path;
+
+use super::UsageError;
+use crate::cli::EmbedArgs;
+use crate::embed::{embed_index, EmbedOptions};
+
+pub fn run(args: &EmbedArgs, db: &Path, out: &mut dyn Write) -> anyhow::Result<()> {
+    if args.batch == 0 {
+        return Err(UsageError("--batch must be at least 1".into()).into());
+    }
+    if !db.exists() {
+        anyhow::bail!("no index at {}; build or ingest one first, then embed it", db.display());
+    }
+    let opts = EmbedOptions {
+        model_dir: args.model_dir.clone(),
+        batch: args.batch,
+        chunks: args.chunks,
+        progress: !args.quiet,
+    };
+    let r = embed_index(db, &opts)?;
+    let secs = r.embed_secs.max(1e-9);
+    writeln!(
+        out,
+        "embedded {}: {} of {} papers with {} ({}-d, fingerprint {}){}; {} already current{}; model loaded in {:.2} s",
+        db.display(),
+        r.embedded,
+        r.papers,
+        r.model.name,
+        r.model.dim,
+        r.model.fingerprint,
+        if r.chunked > 0 { format!(", {} chunks of {} papers", r.chunks, r.chunked) } else { String::new() },
+        r.unchanged,
+        if r.removed > 0 { format!(", {} vectors of removed papers dropped", r.removed) } else { String::new() },
+        r.load_secs,
+    )?;
+    writeln!(
+        out,
+        "{:.2} s, {:.1} papers/s, {:.0} tokens/s",
+        r.embed_secs,
+        (r.embedded.max(r.chunked)) as f64 / secs,
+        r.tokens as f64 / secs
+    )?;
+    Ok(())
+}

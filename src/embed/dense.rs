@@ -1,0 +1,212 @@
+//! Exact nearest neighbours by cosine over one contiguous buffer of unit
+//! vectors: the whole matrix is read once per process, and a query is a
+//! tight dot-product loop over it (split over the cores for large indexes)
+//! plus a partial selection of the best `k`.
+
+use std::collections::HashMap;
+
+/// Rows at which a scan is split across threads.
+const PARALLEL_ROWS: usize = 32_768;
+
+/// `n` unit vectors of dimension `dim`, row-major in one buffer, with the
+/// key (a paper's doc id) of each row.
+#[derive(Debug, Clone, Default)]
+pub struct DenseIndex {
+    dim: usize,
+    keys: Vec<i64>,
+    data: Vec<f32>,
+    row_of: HashMap<i64, usize>,
+}
+
+impl DenseIndex {
+    /// An empty index of dimension `dim`.
+    pub fn new(dim: usize) -> DenseIndex {
+        DenseIndex { dim, ..DenseIndex::default() }
+    }
+
+    /// Adds one row. The vector must have the index's dimension.
+    pub fn push(&mut self, key: i64, vector: &[f32]) {
+        assert_eq!(vector.len(), self.dim, "vector dimension");
+        self.row_of.insert(key, self.keys.len());
+        self.keys.push(key);
+        self.data.extend_from_slice(vector);
+    }
+
+    /// Adds one row from its little-endian f32 bytes (as stored).
+    pub fn push_le_bytes(&mut self, key: i64, bytes: &[u8]) -> anyhow::Result<()> {
+        anyhow::ensure!(
+            bytes.len() == self.dim * 4,
+            "a stored vector has {} bytes, expected {} ({} dimensions)",
+            bytes.len(),
+            self.dim * 4,
+            self.dim
+        );
+        self.row_of.insert(key, self.keys.len());
+        self.keys.push(key);
+        self.data.extend(bytes.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])));
+        Ok(())
+    }
+
+    pub fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
+    pub fn dim(&self) -> usize {
+        self.dim
+    }
+
+    /// The stored vector of `key`.
+    pub fn vector(&self, key: i64) -> Option<&[f32]> {
+        self.row_of.get(&key).map(|&r| &self.data[r * self.dim..(r + 1) * self.dim])
+    }
+
+    /// The dot product of `query` with the row of `key` (the cosine, for unit vectors).
+    pub fn score(&self, key: i64, query: &[f32]) -> Option<f32> {
+        self.vector(key).map(|v| dot(v, query))
+    }
+
+    /// Every row's dot product with `query`, in row order.
+    pub fn scores(&self, query: &[f32]) -> Vec<f32> {
+        assert_eq!(query.len(), self.dim, "query dimension");
+        let mut out = vec![0f32; self.keys.len()];
+        let dim = self.dim;
+        let threads = if self.keys.len() >= PARALLEL_ROWS {
+            std::thread::available_parallelism().map_or(1, |n| n.get()).min(8)
+        } else {
+            1
+        };
+        if threads <= 1 || dim == 0 {
+            scan(&self.data, dim, query, &mut out);
+        } else {
+            let rows_per = self.keys.len().div_ceil(threads);
+            std::thread::scope(|s| {
+                for (data, out) in self.data.chunks(rows_per * dim).zip(out.chunks_mut(rows_per)) {
+                    s.spawn(move || scan(data, dim, query, out));
+                }
+            });
+        }
+        out
+    }
+
+    /// The `k` best rows for `query` as (key, score), best first; ties by key.
+    pub fn top_k(&self, query: &[f32], k: usize) -> Vec<(i64, f32)> {
+        let scores = self.scores(query);
+        let mut idx: Vec<u32> = (0..scores.len() as u32).collect();
+        let k = k.min(idx.len());
+        if k == 0 {
+            return Vec::new();
+        }
+        let better = |a: &u32, b: &u32| {
+            scores[*b as usize]
+                .total_cmp(&scores[*a as usize])
+                .then_with(|| self.keys[*a as usize].cmp(&self.keys[*b as usize]))
+        };
+        if k < idx.len() {
+            idx.select_nth_unstable_by(k - 1, better);
+            idx.truncate(k);
+        }
+        idx.sort_unstable_by(better);
+        idx.into_iter().map(|i| (self.keys[i as usize], scores[i as usize])).collect()
+    }
+}
+
+/// `out[i] = data[i·dim..(i+1)·dim] · query`.
+fn scan(data: &[f32], dim: usize, query: &[f32], out: &mut [f32]) {
+    for (row, o) in data.chunks_exact(dim).zip(out.iter_mut()) {
+        *o = dot(row, query);
+    }
+}
+
+/// A dot product written so the compiler vectorises it (eight independent sums).
+#[inline]
+pub fn dot(a: &[f32], b: &[f32]) -> f32 {
+    let mut acc = [0f32; 8];
+    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
+    let (ra, rb) = (ca.remainder(), cb.remainder());
+    for (x, y) in ca.zip(cb) {
+        for i in 0..8 {
+            acc[i] += x[i] * y[i];
+        }
+    }
+    let mut sum: f32 = acc.iter().sum();
+    for (x, y) in ra.iter().zip(rb) {
+        sum += x * y;
+    }
+    sum
+}
+
+/// Little-endian bytes of a vector, as stored.
+pub fn to_le_bytes(v: &[f32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+/// The vector held in little-endian bytes.
+pub fn from_le_bytes(bytes: &[u8]) -> Vec<f32> {
+    bytes.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unit(v: &[f32]) -> Vec<f32> {
+        let n = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+        v.iter().map(|x| x / n).collect()
+    }
+
+    #[test]
+    fn top_k_is_the_brute_force_order() {
+        let mut idx = DenseIndex::new(3);
+        let rows = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [1.0, 1.0, 0.0], [-1.0, 0.0, 0.0], [1.0, 0.1, 0.0]];
+        for (i, r) in rows.iter().enumerate() {
+            idx.push(i as i64 + 10, &unit(r));
+        }
+        let q = unit(&[1.0, 0.0, 0.0]);
+        let top = idx.top_k(&q, 3);
+        assert_eq!(top.iter().map(|t| t.0).collect::<Vec<_>>(), vec![10, 14, 12]);
+        assert!((top[0].1 - 1.0).abs() < 1e-6);
+        assert_eq!(idx.top_k(&q, 100).len(), 5);
+        assert!(idx.top_k(&q, 0).is_empty());
+        assert_eq!(idx.score(13, &q), Some(-1.0));
+        assert_eq!(idx.score(99, &q), None);
+    }
+
+    #[test]
+    fn ties_go_by_key_and_bytes_round_trip() {
+        let mut idx = DenseIndex::new(2);
+        for k in [5, 3, 4] {
+            idx.push_le_bytes(k, &to_le_bytes(&[0.6, 0.8])).unwrap();
+        }
+        assert!(idx.push_le_bytes(9, &[0u8; 4]).is_err());
+        let top = idx.top_k(&[0.6, 0.8], 2);
+        assert_eq!(top.iter().map(|t| t.0).collect::<Vec<_>>(), vec![3, 4]);
+        assert_eq!(from_le_bytes(&to_le_bytes(&[1.5, -2.25])), vec![1.5, -2.25]);
+    }
+
+    #[test]
+    fn parallel_scan_matches_the_serial_one() {
+        let dim = 7;
+        let n = PARALLEL_ROWS + 123;
+        let mut idx = DenseIndex::new(dim);
+        let mut state = 1u64;
+        let mut next = || {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((state >> 33) as f32 / (1u64 << 31) as f32) - 0.5
+        };
+        for k in 0..n {
+            let v: Vec<f32> = (0..dim).map(|_| next()).collect();
+            idx.push(k as i64, &v);
+        }
+        let q: Vec<f32> = (0..dim).map(|_| next()).collect();
+        let all = idx.scores(&q);
+        for (k, s) in all.iter().enumerate().step_by(997) {
+            assert_eq!(*s, dot(idx.vector(k as i64).unwrap(), &q));
+        }
+        let best = all.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        assert_eq!(idx.top_k(&q, 1)[0].1, best);
+    }
+}

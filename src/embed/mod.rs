@@ -1,0 +1,345 @@
+//! Semantic recall: sentence vectors of papers and queries.
+//!
+//! * [`model`]: a sentence-transformers BERT (candle, CPU) that turns text
+//!   into unit vectors (mean pooling over the attention mask, L2 norm).
+//! * [`vectors`]: the tables that hold them in the index (one vector per paper
+//!   and model, plus sentence-window [`chunk`] vectors), and the models
+//!   recorded there with their fingerprints.
+//! * [`dense`]: exact top-k by cosine over one contiguous buffer.
+//! * [`embed_index`]: `litindex embed`, incremental and resumable: papers
+//!   without a vector for the model (or whose text changed) are embedded in
+//!   batches, each committed on its own.
+//! * [`SemanticIndex`]: what a dense or hybrid search loads once per process.
+
+pub mod chunk;
+pub mod dense;
+pub mod model;
+pub mod tiny;
+pub mod vectors;
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+pub use chunk::ChunkIndex;
+pub use dense::DenseIndex;
+pub use model::{Embedder, ModelInfo};
+
+use crate::failpoint::failpoint_at;
+use crate::store::{explain, open_for_writing, write_transaction, Store};
+use vectors::StoredModel;
+
+/// The environment variable naming the model directory.
+pub const MODEL_DIR_ENV: &str = "LITINDEX_MODEL_DIR";
+
+/// Papers per batch (one forward pass and one commit) unless `--batch` says.
+pub const DEFAULT_EMBED_BATCH: usize = 32;
+
+/// What `litindex embed` should do.
+#[derive(Debug, Clone)]
+pub struct EmbedOptions {
+    /// `--model-dir` or `LITINDEX_MODEL_DIR`; `None`: the directory recorded by the last `embed`.
+    pub model_dir: Option<PathBuf>,
+    /// Papers per forward pass and per commit.
+    pub batch: usize,
+    /// Also embed each paper's sentence-window chunks (for `--rerank`).
+    pub chunks: bool,
+    pub progress: bool,
+}
+
+/// What `litindex embed` did.
+#[derive(Debug, Clone)]
+pub struct EmbedReport {
+    pub model: ModelInfo,
+    pub papers: usize,
+    /// Papers whose vector was (re)computed.
+    pub embedded: usize,
+    /// Papers whose chunks were (re)computed, and how many chunks that made.
+    pub chunked: usize,
+    pub chunks: usize,
+    /// Papers that already had a current vector (and chunks, if asked for).
+    pub unchanged: usize,
+    /// Vectors of papers no longer in the index, removed.
+    pub removed: usize,
+    /// Tokens run through the model (after truncation).
+    pub tokens: usize,
+    pub load_secs: f64,
+    pub embed_secs: f64,
+}
+
+/// The model directory to use: the one given (flag or environment), else the
+/// one the index recorded at its last `embed`.
+pub fn resolve_model_dir(given: Option<&Path>, recorded: &[StoredModel]) -> anyhow::Result<PathBuf> {
+    if let Some(dir) = given {
+        return Ok(dir.to_path_buf());
+    }
+    match recorded.first() {
+        Some(m) => Ok(PathBuf::from(&m.dir)),
+        None => bail!(
+            "no embedding model given: pass --model-dir DIR or set {MODEL_DIR_ENV} (a sentence-transformers \
+             directory such as all-MiniLM-L6-v2; see `Semantic search` in the README)"
+        ),
+    }
+}
+
+/// One paper's pending work.
+struct Job {
+    doc: i64,
+    text: String,
+    hash: String,
+    title: String,
+    abstract_: String,
+    vector: bool,
+    chunks: bool,
+}
+
+/// `litindex embed`: embeds every paper of the index at `db` that has no
+/// current vector for the model, `batch` papers per transaction, so a killed
+/// run keeps what it committed and a rerun finishes the rest.
+pub fn embed_index(db: &Path, opts: &EmbedOptions) -> anyhow::Result<EmbedReport> {
+    let mut conn = open_for_writing(db)?;
+    let recorded = vectors::models(&conn)?;
+    let dir = resolve_model_dir(opts.model_dir.as_deref(), &recorded)?;
+    let loading = Instant::now();
+    let embedder = Embedder::load(&dir)?;
+    let load_secs = loading.elapsed().as_secs_f64();
+    let info = embedder.info().clone();
+    let (model_id, removed) =
+        write_transaction(&mut conn, |tx| Ok((vectors::register(tx, &info)?, vectors::remove_orphans(tx)?)))
+            .map_err(|e| explain(e, db))?;
+
+    let papers = vectors::paper_texts(&conn)?;
+    let existing = vectors::existing(&conn, model_id)?;
+    let mut jobs: Vec<Job> = Vec::new();
+    let mut unchanged = 0;
+    for p in papers.iter() {
+        let text = vectors::doc_text(&p.title, &p.abstract_);
+        let hash = vectors::text_hash(&text);
+        let (vector, chunks) = match existing.get(&p.doc) {
+            Some((h, chunked)) if *h == hash => (false, opts.chunks && !chunked),
+            _ => (true, opts.chunks),
+        };
+        if !vector && !chunks {
+            unchanged += 1;
+            continue;
+        }
+        jobs.push(Job {
+            doc: p.doc,
+            text,
+            hash,
+            title: p.title.clone(),
+            abstract_: p.abstract_.clone(),
+            vector,
+            chunks,
+        });
+    }
+    // Longest first: similar lengths share a batch, so little is padding.
+    jobs.sort_by_key(|j| std::cmp::Reverse(j.text.len()));
+
+    let bar = progress_bar(opts.progress, jobs.len() as u64);
+    let started = Instant::now();
+    let mut report = EmbedReport {
+        model: info,
+        papers: papers.len(),
+        embedded: 0,
+        chunked: 0,
+        chunks: 0,
+        unchanged,
+        removed,
+        tokens: 0,
+        load_secs,
+        embed_secs: 0.0,
+    };
+    let batch = opts.batch.max(1);
+    for (n, group) in jobs.chunks(batch).enumerate() {
+        let result = embed_batch(&embedder, group, batch)?;
+        write_transaction(&mut conn, |tx| {
+            for (job, (vector, chunks)) in group.iter().zip(&result.rows) {
+                match vector {
+                    Some(v) => vectors::put_vector(tx, model_id, job.doc, &job.hash, v, chunks.as_deref())?,
+                    None => vectors::put_chunks(tx, model_id, job.doc, chunks.as_deref().unwrap_or(&[]))?,
+                }
+            }
+            Ok(())
+        })
+        .map_err(|e| explain(e, db))?;
+        report.embedded += group.iter().filter(|j| j.vector).count();
+        report.chunked += group.iter().filter(|j| j.chunks).count();
+        report.chunks += result.rows.iter().map(|(_, c)| c.as_ref().map_or(0, |c| c.len())).sum::<usize>();
+        report.tokens += result.tokens;
+        bar.inc(group.len() as u64);
+        failpoint_at("embed-batch", n as u64 + 1);
+    }
+    bar.finish_and_clear();
+    report.embed_secs = started.elapsed().as_secs_f64();
+    Ok(report)
+}
+
+/// A paper's chunks with their vectors.
+type ChunkVectors = Vec<(chunk::Chunk, Vec<f32>)>;
+
+/// Vectors for one batch of jobs.
+struct BatchResult {
+    /// Per job: its vector (when asked) and its chunks (when asked).
+    rows: Vec<(Option<Vec<f32>>, Option<ChunkVectors>)>,
+    tokens: usize,
+}
+
+/// Where a job's texts sit in the batch: its paper text, and each chunk with
+/// its text (`None`: the chunk is the whole abstract and reuses the paper's vector).
+type Plan = (Option<usize>, Vec<(chunk::Chunk, Option<usize>)>);
+
+fn embed_batch(embedder: &Embedder, jobs: &[Job], batch: usize) -> anyhow::Result<BatchResult> {
+    // Every text of the batch goes through the model together (sorted by length inside).
+    let mut texts: Vec<String> = Vec::new();
+    let mut plan: Vec<Plan> = Vec::new();
+    for j in jobs {
+        let all = if j.chunks { chunk::chunks(&j.abstract_) } else { Vec::new() };
+        let whole = all.len() == 1 && chunk::chunk_text(&j.title, &j.abstract_, &all[0]) == j.text;
+        // The paper's own text: when its vector is due, or its one chunk is the whole text.
+        let doc_at = if j.vector || whole {
+            texts.push(j.text.clone());
+            Some(texts.len() - 1)
+        } else {
+            None
+        };
+        let mut cs = Vec::new();
+        if j.chunks {
+            for c in all {
+                if whole {
+                    cs.push((c, None));
+                } else {
+                    texts.push(chunk::chunk_text(&j.title, &j.abstract_, &c));
+                    cs.push((c, Some(texts.len() - 1)));
+                }
+            }
+        }
+        plan.push((doc_at, cs));
+    }
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let tokens = embedder.token_counts(&refs)?.iter().sum();
+    let vecs = embedder.embed(&refs, batch)?;
+    let rows = jobs
+        .iter()
+        .zip(plan)
+        .map(|(j, (doc_at, cs))| {
+            let doc_vec = doc_at.map(|i| vecs[i].clone());
+            let vector = if j.vector { doc_vec.clone() } else { None };
+            let chunks = j.chunks.then(|| {
+                cs.into_iter()
+                    .map(|(c, at)| {
+                        let v = match at {
+                            Some(i) => vecs[i].clone(),
+                            None => doc_vec.clone().expect("the paper's own vector was computed"),
+                        };
+                        (c, v)
+                    })
+                    .collect()
+            });
+            (vector, chunks)
+        })
+        .collect();
+    Ok(BatchResult { rows, tokens })
+}
+
+fn progress_bar(enabled: bool, total: u64) -> ProgressBar {
+    if !enabled || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} papers {per_sec} eta {eta}")
+            .expect("valid progress template"),
+    );
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
+}
+
+/// What a dense or hybrid search needs, loaded once per process: the query
+/// model, the matching stored model, and its vectors (and chunks, to rerank).
+#[derive(Debug)]
+pub struct SemanticIndex {
+    pub embedder: Embedder,
+    pub stored: StoredModel,
+    pub docs: DenseIndex,
+    pub chunks: Option<ChunkIndex>,
+    /// Seconds spent loading the model, and the vectors.
+    pub model_secs: f64,
+    pub vectors_secs: f64,
+}
+
+impl SemanticIndex {
+    /// Loads the model (`model_dir`, else the recorded directory) and the
+    /// index's vectors for it. Refuses a model the index was not embedded with.
+    pub fn open(store: &Store, model_dir: Option<&Path>, with_chunks: bool) -> anyhow::Result<SemanticIndex> {
+        let conn = store.conn();
+        let db = store.path().display();
+        let recorded = vectors::models(conn)?;
+        let any_vectors: u64 = conn.query_row("SELECT count(*) FROM vectors", [], |r| r.get(0))?;
+        if recorded.is_empty() || any_vectors == 0 {
+            bail!("{db} has no vectors; run `litindex --db {db} embed` first (--mode dense and hybrid need them)");
+        }
+        let dir = resolve_model_dir(model_dir, &recorded)?;
+        let loading = Instant::now();
+        let embedder = Embedder::load(&dir)?;
+        let model_secs = loading.elapsed().as_secs_f64();
+        let info = embedder.info();
+        let Some(stored) = recorded.iter().find(|m| m.fingerprint == info.fingerprint).cloned() else {
+            let known = recorded
+                .iter()
+                .map(|m| format!("{} ({}-d, fingerprint {}, from {})", m.name, m.dim, m.fingerprint, m.dir))
+                .collect::<Vec<_>>()
+                .join("; ");
+            if recorded.iter().all(|m| m.dim != info.dim) {
+                bail!(
+                    "the model at {} makes {}-dimensional vectors, but {db} was embedded with {known}; use that \
+                     model, or run `litindex embed --model-dir {}` to embed the index with this one",
+                    info.dir.display(),
+                    info.dim,
+                    info.dir.display()
+                );
+            }
+            bail!(
+                "the model at {} (fingerprint {}) is not the one {db} was embedded with: {known}; use that model, \
+                 or run `litindex embed --model-dir {}` to embed the index with this one",
+                info.dir.display(),
+                info.fingerprint,
+                info.dir.display()
+            );
+        };
+        let loading = Instant::now();
+        let docs = vectors::load_dense(conn, stored.model_id, stored.dim)
+            .with_context(|| format!("cannot read the vectors of {db}"))?;
+        if docs.is_empty() {
+            bail!("{db} has no vectors for {}; run `litindex --db {db} embed` first", stored.name);
+        }
+        let papers: u64 = conn.query_row("SELECT count(*) FROM papers", [], |r| r.get(0))?;
+        if (docs.len() as u64) < papers {
+            eprintln!(
+                "litindex: note: {} of {papers} papers have no vector for {} yet and are found by BM25 and the \
+                 graph only; run `litindex embed`",
+                papers - docs.len() as u64,
+                stored.name
+            );
+        }
+        let chunks = if with_chunks {
+            let c = vectors::load_chunks(conn, stored.model_id, stored.dim)?;
+            if c.is_empty() {
+                bail!("--rerank needs chunk vectors and {db} has none; run `litindex --db {db} embed --chunks`");
+            }
+            Some(c)
+        } else {
+            None
+        };
+        let vectors_secs = loading.elapsed().as_secs_f64();
+        Ok(SemanticIndex { embedder, stored, docs, chunks, model_secs, vectors_secs })
+    }
+
+    /// The query's unit vector.
+    pub fn embed_query(&self, query: &str) -> anyhow::Result<Vec<f32>> {
+        self.embedder.embed_one(query)
+    }
+}
