@@ -529,6 +529,7 @@ fn semantic_stage(
         let max = if max > 0.0 { max } else { 1.0 };
         let n = p.rerank.min(list.len());
         for &(doc, _) in &list[..n] {
+            // A paper without chunks (one sentence, or none) is its own best chunk.
             let c = chunks.best(doc, &qv).map(|(_, s)| s as f64).or_else(|| cos(doc)).unwrap_or(0.0);
             rerank.insert(doc, c);
         }
