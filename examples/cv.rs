@@ -61,8 +61,8 @@ fn main() -> anyhow::Result<()> {
     let objective = |scores: &HashMap<String, QueryScores>, f: Option<usize>| -> (f64, f64, f64) {
         let sel: Vec<&QueryScores> = scores.values().filter(|q| f.is_none_or(|f| fold(&q.qid) == f)).collect();
         let n = sel.len().max(1) as f64;
-        let ndcg = sel.iter().map(|q| q.ndcg10).sum::<f64>() / n;
-        let recall = sel.iter().map(|q| q.recall100).sum::<f64>() / n;
+        let ndcg = sel.iter().map(|q| q.metrics.ndcg10).sum::<f64>() / n;
+        let recall = sel.iter().map(|q| q.metrics.recall100).sum::<f64>() / n;
         (ndcg + recall, ndcg, recall)
     };
 
@@ -91,8 +91,8 @@ fn main() -> anyhow::Result<()> {
         held_out.extend(scores.values().filter(|q| fold(&q.qid) == test));
     }
     let n = held_out.len().max(1) as f64;
-    let hn = held_out.iter().map(|q| q.ndcg10).sum::<f64>() / n;
-    let hr = held_out.iter().map(|q| q.recall100).sum::<f64>() / n;
+    let hn = held_out.iter().map(|q| q.metrics.ndcg10).sum::<f64>() / n;
+    let hr = held_out.iter().map(|q| q.metrics.recall100).sum::<f64>() / n;
     println!("held-out (both folds): nDCG@10 {hn:.4} ({:+.4} vs BM25)  Recall@100 {hr:.4} ({:+.4})", hn - bn, hr - br);
     let (p, scores) = best_on(None);
     let (_, an, ar) = objective(scores, None);

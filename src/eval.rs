@@ -149,10 +149,9 @@ fn gain(judged: &HashMap<String, i32>, doc: &str) -> f64 {
     judged.get(doc).map_or(0.0, |&g| g.max(0) as f64)
 }
 
-/// One judged query's figures.
-#[derive(Debug, Clone, Serialize)]
-pub struct QueryScores {
-    pub qid: String,
+/// The four figures `eval` reports, for one query or averaged.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct Metrics {
     #[serde(rename = "ndcg@10")]
     pub ndcg10: f64,
     #[serde(rename = "recall@100")]
@@ -161,6 +160,40 @@ pub struct QueryScores {
     pub mrr10: f64,
     #[serde(rename = "map@100")]
     pub map100: f64,
+}
+
+impl Metrics {
+    /// The figures of one ranking against its judgments.
+    pub fn of(ranked: &[String], judged: &HashMap<String, i32>) -> Metrics {
+        Metrics {
+            ndcg10: ndcg(ranked, judged, 10),
+            recall100: recall(ranked, judged, 100),
+            mrr10: mrr(ranked, judged, 10),
+            map100: average_precision(ranked, judged, 100),
+        }
+    }
+
+    /// The mean of each figure (all zero for no queries).
+    pub fn mean<'a>(all: impl IntoIterator<Item = &'a Metrics>) -> Metrics {
+        let (mut sum, mut n) = (Metrics::default(), 0usize);
+        for m in all {
+            sum.ndcg10 += m.ndcg10;
+            sum.recall100 += m.recall100;
+            sum.mrr10 += m.mrr10;
+            sum.map100 += m.map100;
+            n += 1;
+        }
+        let n = n.max(1) as f64;
+        Metrics { ndcg10: sum.ndcg10 / n, recall100: sum.recall100 / n, mrr10: sum.mrr10 / n, map100: sum.map100 / n }
+    }
+}
+
+/// One judged query's figures.
+#[derive(Debug, Clone, Serialize)]
+pub struct QueryScores {
+    pub qid: String,
+    #[serde(flatten)]
+    pub metrics: Metrics,
     /// Judged relevant documents, and how many results the search returned.
     pub relevant: usize,
     pub retrieved: usize,
@@ -175,14 +208,8 @@ pub struct EvalReport {
     pub unjudged: usize,
     /// Judged queries missing from the query file (counted as 0).
     pub missing: usize,
-    #[serde(rename = "ndcg@10")]
-    pub ndcg10: f64,
-    #[serde(rename = "recall@100")]
-    pub recall100: f64,
-    #[serde(rename = "mrr@10")]
-    pub mrr10: f64,
-    #[serde(rename = "map@100")]
-    pub map100: f64,
+    #[serde(flatten)]
+    pub metrics: Metrics,
     pub wall_time_s: f64,
     #[serde(skip)]
     pub per_query: Vec<QueryScores>,
@@ -253,24 +280,16 @@ pub fn evaluate_with(
         };
         per_query.push(QueryScores {
             qid: qid.clone(),
-            ndcg10: ndcg(&ranked, &judged, 10),
-            recall100: recall(&ranked, &judged, 100),
-            mrr10: mrr(&ranked, &judged, 10),
-            map100: average_precision(&ranked, &judged, 100),
+            metrics: Metrics::of(&ranked, &judged),
             relevant: judged.values().filter(|&&g| g > 0).count(),
             retrieved: ranked.len(),
         });
     }
-    let n = per_query.len().max(1) as f64;
-    let mean = |f: fn(&QueryScores) -> f64| per_query.iter().map(f).sum::<f64>() / n;
     Ok(EvalReport {
         queries: per_query.len(),
         unjudged,
         missing,
-        ndcg10: mean(|q| q.ndcg10),
-        recall100: mean(|q| q.recall100),
-        mrr10: mean(|q| q.mrr10),
-        map100: mean(|q| q.map100),
+        metrics: Metrics::mean(per_query.iter().map(|q| &q.metrics)),
         wall_time_s: started.elapsed().as_secs_f64(),
         per_query,
     })
