@@ -219,11 +219,7 @@ mod tests {
                 source_id: PaperId::Arxiv("2101.00001".into()),
                 ids: vec![PaperId::Doi("10.1234/shared.paper.2021".into())],
                 title: "Sparse Mixtures of Retrieval Experts".into(),
-                abstract_:
-                    "We route each query to a sparse mixture of retrieval experts. Each expert is a small lexical \
-                            or dense retriever, and a learned gate selects two experts per query. On five benchmarks \
-                            the mixture matches a dense retriever ten times its size."
-                        .into(),
+                abstract_: super::super::SHARED_ABSTRACT.into(),
                 year: Some(2021),
                 authors: vec!["Ada Lovelace".into(), "Charles Babbage".into()],
                 references: vec![],

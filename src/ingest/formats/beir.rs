@@ -94,11 +94,7 @@ mod tests {
                 source: "beir".into(),
                 source_id: PaperId::Own("smre-2021".into()),
                 title: "Sparse Mixtures of Retrieval Experts".into(),
-                abstract_:
-                    "We route each query to a sparse mixture of retrieval experts. Each expert is a small lexical \
-                            or dense retriever, and a learned gate selects two experts per query. On five benchmarks \
-                            the mixture matches a dense retriever ten times its size."
-                        .into(),
+                abstract_: super::super::SHARED_ABSTRACT.into(),
                 ..Record::default()
             }
         );

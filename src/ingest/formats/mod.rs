@@ -424,6 +424,13 @@ pub(crate) fn collapse_ws(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// The abstract of the paper that every fixture in `tests/fixtures/ingest/`
+/// describes, as each format's parser should read it.
+#[cfg(test)]
+pub(crate) const SHARED_ABSTRACT: &str = "We route each query to a sparse mixture of retrieval experts. Each expert \
+    is a small lexical or dense retriever, and a learned gate selects two experts per query. On five benchmarks the \
+    mixture matches a dense retriever ten times its size.";
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -420,9 +420,7 @@ mod tests {
     const SHA: &str = "0123456789abcdef0123456789abcdef01234567";
     const REF_SHA: &str = "fedcba9876543210fedcba9876543210fedcba98";
     const CITING_SHA: &str = "c0ffeec0ffeec0ffeec0ffeec0ffeec0ffeec0ff";
-    const ABSTRACT: &str = "We route each query to a sparse mixture of retrieval experts. Each expert is a small \
-                            lexical or dense retriever, and a learned gate selects two experts per query. On five \
-                            benchmarks the mixture matches a dense retriever ten times its size.";
+    const ABSTRACT: &str = super::super::SHARED_ABSTRACT;
 
     fn fixture(name: &str) -> PathBuf {
         Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/ingest")).join(name)

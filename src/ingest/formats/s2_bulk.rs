@@ -172,11 +172,7 @@ mod tests {
             Record {
                 source: "s2-abstracts".into(),
                 source_id: PaperId::CorpusId(215416146),
-                abstract_:
-                    "We route each query to a sparse mixture of retrieval experts. Each expert is a small lexical \
-                            or dense retriever, and a learned gate selects two experts per query. On five benchmarks \
-                            the mixture matches a dense retriever ten times its size."
-                        .into(),
+                abstract_: super::super::SHARED_ABSTRACT.into(),
                 ..Record::default()
             }
         );
