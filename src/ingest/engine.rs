@@ -29,7 +29,7 @@ use super::record::{text_rank, Link, Record};
 use super::title::{surname, title_key};
 use crate::analyzer::Analyzer;
 use crate::failpoint::{failpoint, failpoint_at};
-use crate::store::write::{delete_paper, insert_paper, refresh_meta, PaperDraft};
+use crate::store::write::{refresh_meta, IndexWriter, PaperDraft};
 
 /// What an ingest did.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -62,12 +62,29 @@ pub enum Outcome {
     Unchanged,
 }
 
-/// Files records and links into an open index, inside the caller's transaction.
+/// Files records and links into an open index, inside the caller's
+/// transaction. [`Ingester::finish`] must be called before it commits: the
+/// postings are buffered and the edges derived there.
+///
+/// Edges are re-derived once, at the end, for every node a record or link
+/// touched (a node touched by many records is done once). An index that
+/// held no links when the ingester started (a new one, or one without a
+/// graph) is the bulk case: the link and edge indexes are dropped while
+/// loading, every edge is derived by one sorted `INSERT … SELECT`, and the
+/// indexes are created again, which sorts them once instead of inserting
+/// into them at random.
 pub struct Ingester<'c> {
     conn: &'c Connection,
-    analyzer: Analyzer,
+    writer: IndexWriter,
+    /// Nodes whose edges must be re-derived (incremental case).
+    dirty: BTreeSet<String>,
+    /// The bulk case: the `CREATE INDEX` statements of the dropped indexes.
+    bulk: Option<Vec<String>>,
     pub report: IngestReport,
 }
+
+/// The indexes dropped during a bulk load and created again after it.
+const BULK_INDEXES: [&str; 3] = ["idx_links_citing", "idx_links_cited", "idx_edges_cited"];
 
 /// A stored record with its key and format.
 struct Stored {
@@ -78,7 +95,30 @@ struct Stored {
 impl<'c> Ingester<'c> {
     pub fn new(conn: &'c Connection) -> anyhow::Result<Ingester<'c>> {
         let analyzer: String = conn.query_row("SELECT analyzer FROM index_meta WHERE id = 1", [], |r| r.get(0))?;
-        Ok(Ingester { conn, analyzer: analyzer.parse()?, report: IngestReport::default() })
+        let analyzer: Analyzer = analyzer.parse()?;
+        let no_links: bool = conn.query_row("SELECT NOT EXISTS (SELECT 1 FROM links)", [], |r| r.get(0))?;
+        let bulk = if no_links {
+            let mut dropped = Vec::new();
+            for name in BULK_INDEXES {
+                let sql: Option<String> = conn
+                    .query_row("SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = ?1", [name], |r| r.get(0))
+                    .optional()?;
+                if let Some(sql) = sql {
+                    conn.execute(&format!("DROP INDEX {name}"), [])?;
+                    dropped.push(sql);
+                }
+            }
+            Some(dropped)
+        } else {
+            None
+        };
+        Ok(Ingester {
+            conn,
+            writer: IndexWriter::new(analyzer),
+            dirty: BTreeSet::new(),
+            bulk,
+            report: IngestReport::default(),
+        })
     }
 
     /// Files one record read in `format` from `origin` (`file:line`).
@@ -186,34 +226,49 @@ impl<'c> Ingester<'c> {
             .execute(params![citing, cited])?;
         if added > 0 {
             self.report.links_added += 1;
-            let (a, b) = (self.resolve(&citing)?, self.resolve(&cited)?);
-            if a != b {
-                self.conn
-                    .prepare_cached("INSERT OR IGNORE INTO edges (citing, cited) VALUES (?1, ?2)")?
-                    .execute(params![a, b])?;
+            // In bulk, `finish` derives it with the rest.
+            if self.bulk.is_none() {
+                let (a, b) = (resolve(self.conn, &citing)?, resolve(self.conn, &cited)?);
+                if a != b {
+                    self.conn
+                        .prepare_cached("INSERT OR IGNORE INTO edges (citing, cited) VALUES (?1, ?2)")?
+                        .execute(params![a, b])?;
+                }
             }
         }
         Ok(())
     }
 
-    /// Recomputes the statistics derived from the running totals.
+    /// Writes what was held back (postings, statistics, edges) and
+    /// recomputes the statistics derived from the running totals.
     pub fn finish(self) -> anyhow::Result<IngestReport> {
+        let Ingester { conn, writer, dirty, bulk, report } = self;
+        writer.finish(conn)?;
         failpoint("before-stats");
-        refresh_meta(self.conn)?;
-        Ok(self.report)
+        match bulk {
+            Some(indexes) => {
+                conn.execute(
+                    "INSERT OR IGNORE INTO edges (citing, cited)
+                     SELECT citing, cited FROM (
+                         SELECT coalesce((SELECT paper_id FROM aliases WHERE alias = l.citing), l.citing) AS citing,
+                                coalesce((SELECT paper_id FROM aliases WHERE alias = l.cited), l.cited) AS cited
+                         FROM links AS l)
+                     WHERE citing <> cited
+                     ORDER BY citing, cited",
+                    [],
+                )?;
+                for sql in indexes {
+                    conn.execute(&sql, [])?;
+                }
+            }
+            None => rebuild_edges(conn, &dirty)?,
+        }
+        refresh_meta(conn)?;
+        Ok(report)
     }
 
     fn resolve_alias(&self, alias: &str) -> anyhow::Result<Option<String>> {
-        Ok(self
-            .conn
-            .prepare_cached("SELECT paper_id FROM aliases WHERE alias = ?1")?
-            .query_row([alias], |r| r.get(0))
-            .optional()?)
-    }
-
-    /// A node id: the canonical paper of an alias, or the id itself.
-    fn resolve(&self, id: &str) -> anyhow::Result<String> {
-        Ok(self.resolve_alias(id)?.unwrap_or_else(|| id.to_string()))
+        resolve_alias(self.conn, alias)
     }
 
     fn records_of(&self, paper_id: &str) -> anyhow::Result<Vec<Stored>> {
@@ -308,7 +363,7 @@ impl<'c> Ingester<'c> {
 
         // Retire the old paper rows; everything that named them follows.
         for p in papers {
-            delete_paper(self.conn, self.analyzer, p)?;
+            self.writer.delete_paper(self.conn, p)?;
             for sql in [
                 "DELETE FROM aliases WHERE paper_id = ?1",
                 "DELETE FROM disagreements WHERE paper_id = ?1 AND origin = 'ingest'",
@@ -349,9 +404,8 @@ impl<'c> Ingester<'c> {
         }
         let source_label = sources.join("+");
         let empty: Vec<String> = Vec::new();
-        insert_paper(
+        self.writer.insert_paper(
             self.conn,
-            self.analyzer,
             &PaperDraft {
                 id: &canonical,
                 title: title_rec.map_or("", |r| r.title.as_str()),
@@ -391,40 +445,53 @@ impl<'c> Ingester<'c> {
             }
         }
 
-        // Edges touching any id of the paper, re-resolved from the links.
-        let mut nodes: BTreeSet<String> = ids.iter().map(PaperId::key).collect();
-        nodes.extend(papers.iter().cloned());
-        nodes.insert(canonical.clone());
-        self.rebuild_edges(&nodes)?;
+        // Edges touching any id of the paper are re-resolved from the links by `finish`.
+        if self.bulk.is_none() {
+            self.dirty.extend(ids.iter().map(PaperId::key));
+            self.dirty.extend(papers.iter().cloned());
+            self.dirty.insert(canonical.clone());
+        }
         Ok(canonical)
     }
+}
 
-    /// Deletes and re-derives every edge with an end in `nodes`.
-    fn rebuild_edges(&self, nodes: &BTreeSet<String>) -> anyhow::Result<()> {
+fn resolve_alias(conn: &Connection, alias: &str) -> anyhow::Result<Option<String>> {
+    Ok(conn
+        .prepare_cached("SELECT paper_id FROM aliases WHERE alias = ?1")?
+        .query_row([alias], |r| r.get(0))
+        .optional()?)
+}
+
+/// A node id: the canonical paper of an alias, or the id itself.
+fn resolve(conn: &Connection, id: &str) -> anyhow::Result<String> {
+    Ok(resolve_alias(conn, id)?.unwrap_or_else(|| id.to_string()))
+}
+
+/// Deletes and re-derives every edge with an end in `nodes`.
+fn rebuild_edges(conn: &Connection, nodes: &BTreeSet<String>) -> anyhow::Result<()> {
+    for n in nodes {
+        conn.prepare_cached("DELETE FROM edges WHERE citing = ?1")?.execute([n])?;
+        conn.prepare_cached("DELETE FROM edges WHERE cited = ?1")?.execute([n])?;
+    }
+    let mut pairs: BTreeSet<(String, String)> = BTreeSet::new();
+    {
+        let mut by_citing = conn.prepare_cached("SELECT citing, cited FROM links WHERE citing = ?1")?;
+        let mut by_cited = conn.prepare_cached("SELECT citing, cited FROM links WHERE cited = ?1")?;
         for n in nodes {
-            self.conn.prepare_cached("DELETE FROM edges WHERE citing = ?1")?.execute([n])?;
-            self.conn.prepare_cached("DELETE FROM edges WHERE cited = ?1")?.execute([n])?;
-        }
-        let mut pairs: BTreeSet<(String, String)> = BTreeSet::new();
-        {
-            let mut by_citing = self.conn.prepare_cached("SELECT citing, cited FROM links WHERE citing = ?1")?;
-            let mut by_cited = self.conn.prepare_cached("SELECT citing, cited FROM links WHERE cited = ?1")?;
-            for n in nodes {
-                for stmt in [&mut by_citing, &mut by_cited] {
-                    let rows = stmt.query_map([n], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
-                    for row in rows {
-                        pairs.insert(row?);
-                    }
+            for stmt in [&mut by_citing, &mut by_cited] {
+                let rows = stmt.query_map([n], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
+                for row in rows {
+                    pairs.insert(row?);
                 }
             }
         }
-        let mut ins = self.conn.prepare_cached("INSERT OR IGNORE INTO edges (citing, cited) VALUES (?1, ?2)")?;
-        for (citing, cited) in pairs {
-            let (a, b) = (self.resolve(&citing)?, self.resolve(&cited)?);
-            if a != b {
-                ins.execute(params![a, b])?;
-            }
-        }
-        Ok(())
     }
+    let mut ins = conn.prepare_cached("INSERT OR IGNORE INTO edges (citing, cited) VALUES (?1, ?2)")?;
+    for (citing, cited) in pairs {
+        let (a, b) = (resolve(conn, &citing)?, resolve(conn, &cited)?);
+        if a != b {
+            ins.execute(params![a, b])?;
+        }
+    }
+    Ok(())
 }

@@ -515,10 +515,14 @@ fn tune_reads(conn: &Connection) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// [`configure`], plus `LITINDEX_MAX_PAGE_COUNT` (a test knob: caps the file
+/// [`configure`] with a large page cache, plus `LITINDEX_MAX_PAGE_COUNT` (a test knob: caps the file
 /// size in pages, to exercise a full disk).
 fn configure_writer(conn: &Connection) -> anyhow::Result<()> {
     configure(conn)?;
+    // A large ingest inserts into B-trees bigger than the default 2 MiB
+    // cache; 512 MiB (a bound, not an allocation) keeps their hot pages
+    // (measured: see docs/PERFORMANCE.md).
+    conn.pragma_update(None, "cache_size", -524_288)?;
     if let Some(n) = std::env::var("LITINDEX_MAX_PAGE_COUNT").ok().and_then(|s| s.parse::<u64>().ok()) {
         conn.query_row(&format!("PRAGMA max_page_count = {n}"), [], |_| Ok(()))?;
     }

@@ -277,7 +277,8 @@ fn a_killed_ingest_leaves_the_index_exactly_as_it_was() {
     let dir = tempdir();
     let db = base_index(dir.path(), "i.db");
     let corpus = dir.path().join("big.jsonl");
-    fs::write(&corpus, generated_corpus(500, 1)).unwrap();
+    // Large enough that the kills below land mid-ingest (500 papers took 40 ms).
+    fs::write(&corpus, generated_corpus(5000, 1)).unwrap();
     let before = dump(&db);
     let results: Vec<Value> = QUERIES.iter().map(|q| ranking(&db, q)).collect();
     let args = ["ingest", "--quiet", corpus.to_str().unwrap()];
@@ -317,7 +318,7 @@ fn a_killed_ingest_leaves_the_index_exactly_as_it_was() {
     // And then it goes through whole.
     ok(&run(&db, &args));
     assert_check_passes(&db);
-    assert_eq!(json(&run(&db, &["stats", "--format", "json"]))["papers"], 620);
+    assert_eq!(json(&run(&db, &["stats", "--format", "json"]))["papers"], 5120);
     assert_ne!(ranking(&db, QUERIES[1]), results[1]);
 }
 
