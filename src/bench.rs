@@ -45,7 +45,7 @@ use crate::graph::{bfs, expand_cte, Direction};
 use crate::ingest::formats::{self, Format, FormatOptions};
 use crate::ingest::record::Item;
 use crate::ingest::{ingest_files, IngestOptions};
-use crate::search::{bm25_scores, search, SearchParams};
+use crate::search::{bm25_scores, search_limited, SearchParams, DEFAULT_LIMIT};
 use crate::store::{Store, StoreAdjacency};
 
 /// How many queries the whole-process figure runs.
@@ -303,7 +303,9 @@ pub fn query_litindex(db: &Path, queries: &[String], exe: Option<&Path>) -> anyh
     let matches: Vec<usize> =
         queries.iter().map(|q| Ok(bm25_scores(&store, q)?.len())).collect::<anyhow::Result<_>>()?;
     let params = SearchParams::default();
-    let (search_times, hits) = time_queries(queries, |_, q| Ok(search(&store, q, &params)?.hit_count))?;
+    // As `litindex search` runs it: details read for the hits it prints.
+    let (search_times, hits) =
+        time_queries(queries, |_, q| Ok(search_limited(&store, q, &params, None, Some(DEFAULT_LIMIT))?.hit_count))?;
     let seeds: Vec<Vec<String>> = tops
         .iter()
         .map(|top| top.iter().map(|(doc, _)| Ok(store.paper_by_doc(*doc)?.id)).collect())

@@ -134,7 +134,7 @@ pub struct SearchArgs {
     #[command(flatten)]
     pub search: SearchOpts,
     /// How many hits to print
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = crate::search::DEFAULT_LIMIT)]
     pub limit: usize,
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,

@@ -23,7 +23,7 @@ use anyhow::Context;
 use serde::Serialize;
 
 use crate::fields::{object, req_str, FieldError};
-use crate::search::{search_with, SearchParams, Semantic};
+use crate::search::{search_limited, SearchParams, Semantic};
 use crate::store::Store;
 
 /// The metrics `eval` reports, by name.
@@ -233,8 +233,7 @@ pub fn ranked_ids_with(
     limit: usize,
     semantic: Option<&Semantic<'_>>,
 ) -> anyhow::Result<Vec<(String, f64)>> {
-    let mut r = search_with(store, text, params, semantic)?;
-    r.ranked.truncate(limit);
+    let r = search_limited(store, text, params, semantic, Some(limit))?;
     Ok(r.ranked.into_iter().map(|h| (h.id, h.final_score)).collect())
 }
 

@@ -55,6 +55,8 @@ use crate::store::{Store, StoreAdjacency};
 pub const DEFAULT_TOP_K: usize = 10;
 /// Default walk depth.
 pub const DEFAULT_HOPS: u32 = 2;
+/// How many hits `search` prints unless told (`--limit`).
+pub const DEFAULT_LIMIT: usize = 20;
 /// Deepest walk `search` allows.
 pub const MAX_SEARCH_HOPS: u32 = 2;
 
@@ -559,6 +561,45 @@ pub fn search_with(
     params: &SearchParams,
     semantic: Option<&Semantic<'_>>,
 ) -> anyhow::Result<RetrievalResult> {
+    search_limited(store, query, params, semantic, None)
+}
+
+/// [`search_with`], with the details of only the first `limit` hits read
+/// (`ranked` is cut there; `hit_count` and the averages still cover the whole
+/// merged set). Ranking needs only each merged paper's doc id and year, so a
+/// walk that reaches thousands of papers reads their titles, abstracts and
+/// references only for the hits shown. All of it reads one snapshot.
+pub fn search_limited(
+    store: &Store,
+    query: &str,
+    params: &SearchParams,
+    semantic: Option<&Semantic<'_>>,
+    limit: Option<usize>,
+) -> anyhow::Result<RetrievalResult> {
+    store.snapshot(|| search_in(store, query, params, semantic, limit))
+}
+
+/// One merged paper's score parts, before its details are read.
+struct Scored {
+    id: String,
+    doc: i64,
+    year: Option<i32>,
+    bm25_score: f64,
+    bm25_norm: f64,
+    distance: Option<u32>,
+    graph_score: f64,
+    recency_score: f64,
+    final_score: f64,
+    fused: f64,
+}
+
+fn search_in(
+    store: &Store,
+    query: &str,
+    params: &SearchParams,
+    semantic: Option<&Semantic<'_>>,
+    limit: Option<usize>,
+) -> anyhow::Result<RetrievalResult> {
     let started = Instant::now();
     let meta = store.meta()?;
     let scores = bm25_scores(store, query)?;
@@ -582,13 +623,18 @@ pub fn search_with(
 
     // Merge: seeds ∪ reached ids that are papers ∪ the first-stage pool, by id.
     let mut merged: BTreeMap<String, (i64, Option<u32>)> = BTreeMap::new();
+    let mut years: HashMap<i64, Option<i32>> = HashMap::new();
     for (id, distance) in &reached {
-        if let Some(doc) = store.doc_of(id)? {
+        if let Some((doc, year)) = store.doc_and_year(id)? {
             merged.insert(id.clone(), (doc, Some(*distance)));
+            years.insert(doc, year);
         }
     }
     for (id, doc, _) in pool {
         merged.entry(id.clone()).or_insert((*doc, None));
+        if !years.contains_key(doc) {
+            years.insert(*doc, store.year_of_doc(*doc)?);
+        }
     }
     let bm25_of = |doc: &i64| scores.get(doc).copied().unwrap_or(0.0);
     let cos_of = |doc: i64| dense.and_then(|d| d.score(doc, &first.query_vector)).map(|s| s as f64);
@@ -603,9 +649,9 @@ pub fn search_with(
     };
     let w = params.weights;
     let semantic_mode = first.mode != Mode::Bm25;
-    let mut ranked = Vec::with_capacity(merged.len());
+    let mut scored = Vec::with_capacity(merged.len());
     for (id, (doc, distance)) in merged {
-        let row = store.paper_by_doc(doc)?;
+        let year = years.get(&doc).copied().flatten();
         let bm25_score = bm25_of(&doc);
         let bm25_norm = bm25_norm_of(bm25_score);
         let fused = norm(first_of(doc));
@@ -613,31 +659,48 @@ pub fn search_with(
             None => graph_score(distance),
             Some(e) => e.get(&id).copied().unwrap_or(0.0),
         };
-        let recency_score = recency_score(row.year, meta.min_year, meta.max_year);
+        let recency_score = recency_score(year, meta.min_year, meta.max_year);
         let final_score = w.bm25 * fused + w.graph * graph_score + w.recency * recency_score;
-        ranked.push(Hit {
-            references: store.linked(&id, Direction::References)?,
+        scored.push(Scored {
             id,
-            title: row.title,
-            year: row.year,
-            authors: row.authors,
+            doc,
+            year,
             bm25_score,
             bm25_norm,
-            graph_distance: distance,
+            distance,
             graph_score,
             recency_score,
             final_score,
-            dense_score: if semantic_mode { cos_of(doc) } else { None },
-            fused_score: semantic_mode.then_some(fused),
-            rerank_score: first.rerank.get(&doc).copied(),
+            fused,
+        });
+    }
+    scored.sort_by(|a, b| b.final_score.total_cmp(&a.final_score).then_with(|| a.id.cmp(&b.id)));
+    let hit_count = scored.len();
+    let top_score = scored.first().map_or(0.0, |h| h.final_score);
+    let average_score =
+        if hit_count == 0 { 0.0 } else { scored.iter().map(|h| h.final_score).sum::<f64>() / hit_count as f64 };
+    scored.truncate(limit.unwrap_or(usize::MAX));
+    let mut ranked = Vec::with_capacity(scored.len());
+    for h in scored {
+        let row = store.paper_by_doc(h.doc)?;
+        ranked.push(Hit {
+            references: store.linked(&h.id, Direction::References)?,
+            id: h.id,
+            title: row.title,
+            year: h.year,
+            authors: row.authors,
+            bm25_score: h.bm25_score,
+            bm25_norm: h.bm25_norm,
+            graph_distance: h.distance,
+            graph_score: h.graph_score,
+            recency_score: h.recency_score,
+            final_score: h.final_score,
+            dense_score: if semantic_mode { cos_of(h.doc) } else { None },
+            fused_score: semantic_mode.then_some(h.fused),
+            rerank_score: first.rerank.get(&h.doc).copied(),
             snippet: snippet(&row.abstract_, 3),
         });
     }
-    ranked.sort_by(|a, b| b.final_score.total_cmp(&a.final_score).then_with(|| a.id.cmp(&b.id)));
-    let hit_count = ranked.len();
-    let top_score = ranked.first().map_or(0.0, |h| h.final_score);
-    let average_score =
-        if hit_count == 0 { 0.0 } else { ranked.iter().map(|h| h.final_score).sum::<f64>() / hit_count as f64 };
     Ok(RetrievalResult {
         query: query.to_string(),
         mode: first.mode,

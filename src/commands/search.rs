@@ -5,7 +5,7 @@ use std::io::Write;
 use super::UsageError;
 use crate::cli::{Format, SearchArgs, SearchOpts};
 use crate::embed::SemanticIndex;
-use crate::search::{search_with, Mode, Semantic, MAX_SEARCH_HOPS};
+use crate::search::{search_limited, Mode, Semantic, MAX_SEARCH_HOPS};
 use crate::store::Store;
 
 /// Checks the arguments that clap cannot.
@@ -40,9 +40,8 @@ pub fn run(args: &SearchArgs, store: &Store, out: &mut dyn Write) -> anyhow::Res
     let params = args.search.params();
     let index = load_semantic(&args.search, store)?;
     let semantic = index.as_ref().map(|index| Semantic { params: args.search.semantic_params(), index });
-    let mut result = search_with(store, &args.query, &params, semantic.as_ref())?;
+    let result = search_limited(store, &args.query, &params, semantic.as_ref(), Some(args.limit))?;
     let semantic_mode = result.mode != Mode::Bm25;
-    result.ranked.truncate(args.limit);
     match args.format {
         Format::Json => {
             super::write_json(out, &result)?;

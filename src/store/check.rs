@@ -99,6 +99,13 @@ const QUERIES: &[(&str, &str, &str, Render)] = &[
         |r| format!("paper {}: doc_len {}, term frequencies sum to {}", quoted(&r[0]), text(&r[1]), text(&r[2])),
     ),
     (
+        "posting-doc-len",
+        "each posting carries its paper's document length",
+        "SELECT p.id, x.doc_len, p.doc_len FROM postings AS x JOIN papers AS p ON p.doc = x.doc
+         WHERE x.doc_len IS NOT p.doc_len GROUP BY p.id ORDER BY p.id",
+        |r| format!("paper {}: postings say doc_len {}, the paper {}", quoted(&r[0]), text(&r[1]), text(&r[2])),
+    ),
+    (
         "tf",
         "every term frequency is at least 1",
         "SELECT x.term_id, x.doc, x.tf FROM postings AS x WHERE typeof(x.tf) <> 'integer' OR x.tf < 1",
@@ -399,6 +406,16 @@ mod tests {
         assert_eq!(violated(&report), ["df", "doc-len"], "{report:#?}");
         let df = report.invariants.iter().find(|i| i.name == "df").unwrap();
         assert_eq!(df.examples, ["term \"sparse\": df 1, 0 postings"]);
+
+        // A posting whose copy of the document length went stale.
+        conn.execute(
+            "UPDATE postings SET doc_len = doc_len + 1 WHERE doc = (SELECT doc FROM papers WHERE id = 'c')",
+            [],
+        )
+        .unwrap();
+        let report = check(&conn);
+        let stale = report.invariants.iter().find(|i| i.name == "posting-doc-len").unwrap();
+        assert!(!stale.ok && stale.examples[0].starts_with("paper \"c\": postings say doc_len"), "{stale:#?}");
 
         // A paper row gone behind our back: N, lengths, aliases, records and postings all notice.
         conn.execute("DELETE FROM papers WHERE id = 'b'", []).unwrap();

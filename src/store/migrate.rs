@@ -9,6 +9,7 @@ use rusqlite::Connection;
 const MIGRATIONS: &[(&str, &str)] = &[
     ("001_init.sql", include_str!("../../migrations/001_init.sql")),
     ("002_vectors.sql", include_str!("../../migrations/002_vectors.sql")),
+    ("003_postings_doc_len.sql", include_str!("../../migrations/003_postings_doc_len.sql")),
 ];
 
 /// The schema version this binary writes and reads.
@@ -60,5 +61,29 @@ mod tests {
         }
         // Running again is a no-op.
         migrate(&mut conn).unwrap();
+    }
+
+    #[test]
+    fn version_3_copies_document_lengths_into_existing_postings() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        for (_, sql) in &MIGRATIONS[..2] {
+            conn.execute_batch(sql).unwrap();
+        }
+        conn.pragma_update(None, "user_version", 2).unwrap();
+        conn.execute_batch(
+            "INSERT INTO papers (doc, id, title, source, doc_len) VALUES (1, 'a', 'x y', 'paper', 2), (2, 'b', 'x', 'paper', 7);
+             INSERT INTO terms (term_id, term, df) VALUES (1, 'x', 2), (2, 'y', 1);
+             INSERT INTO postings (term_id, doc, tf) VALUES (1, 1, 1), (2, 1, 1), (1, 2, 7);",
+        )
+        .unwrap();
+        migrate(&mut conn).unwrap();
+        let lens: Vec<(i64, i64, i64)> = conn
+            .prepare("SELECT term_id, doc, doc_len FROM postings ORDER BY term_id, doc")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(lens, [(1, 1, 2), (1, 2, 7), (2, 1, 2)]);
     }
 }

@@ -93,9 +93,7 @@ impl Store {
         else {
             return Ok(None);
         };
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT x.doc, x.tf, p.doc_len FROM postings AS x JOIN papers AS p ON p.doc = x.doc WHERE x.term_id = ?1",
-        )?;
+        let mut stmt = self.conn.prepare_cached("SELECT doc, tf, doc_len FROM postings WHERE term_id = ?1")?;
         let postings = stmt
             .query_map([term_id], |r| Ok(Posting { doc: r.get(0)?, tf: r.get(1)?, doc_len: r.get(2)? }))?
             .collect::<Result<Vec<_>, _>>()?;
@@ -110,6 +108,41 @@ impl Store {
     /// The paper with id `id`, if indexed.
     pub fn paper(&self, id: &str) -> anyhow::Result<Option<PaperRow>> {
         self.paper_where("id = ?1", params![id])
+    }
+
+    /// The integer doc id and year of paper `id`, if indexed.
+    pub fn doc_and_year(&self, id: &str) -> anyhow::Result<Option<(i64, Option<i32>)>> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT doc, year FROM papers WHERE id = ?1")?
+            .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
+            .optional()?)
+    }
+
+    /// The year of the paper with doc id `doc` (`None`: undated or absent).
+    pub fn year_of_doc(&self, doc: i64) -> anyhow::Result<Option<i32>> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT year FROM papers WHERE doc = ?1")?
+            .query_row([doc], |r| r.get(0))
+            .optional()?
+            .flatten())
+    }
+
+    /// Runs `f` inside one read transaction, so every statement in it sees
+    /// the same snapshot and the file's locks are taken once (a no-op
+    /// wrapper when a transaction is already open).
+    pub fn snapshot<T>(&self, f: impl FnOnce() -> anyhow::Result<T>) -> anyhow::Result<T> {
+        if !self.conn.is_autocommit() {
+            return f();
+        }
+        self.conn.execute_batch("BEGIN")?;
+        let out = f();
+        // A read transaction has nothing to lose: end it whatever `f` did.
+        let end = self.conn.execute_batch("COMMIT");
+        let out = out?;
+        end?;
+        Ok(out)
     }
 
     /// The integer doc id of paper `id`, if indexed.

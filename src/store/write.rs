@@ -48,8 +48,8 @@ fn term_counts(analyzer: Analyzer, title: &str, abstract_: &str) -> (HashMap<Str
 }
 
 /// Postings not yet written are flushed, sorted, when this many are held
-/// (24 bytes each: about 140 MiB).
-const FLUSH_POSTINGS_AT: usize = 6_000_000;
+/// (32 bytes each: about 150 MiB).
+const FLUSH_POSTINGS_AT: usize = 5_000_000;
 
 /// One vocabulary entry as this writer knows it.
 struct TermEntry {
@@ -75,7 +75,8 @@ struct TermEntry {
 pub struct IndexWriter {
     analyzer: Analyzer,
     terms: HashMap<String, TermEntry>,
-    pending: Vec<(i64, i64, i64)>,
+    /// (term_id, doc, tf, doc_len)
+    pending: Vec<(i64, i64, i64, i64)>,
     docs: i64,
     total_len: i64,
 }
@@ -126,7 +127,7 @@ impl IndexWriter {
             let entry = self.term(conn, &t, true)?.expect("a created term");
             entry.df += 1;
             let id = entry.id;
-            self.pending.push((id, doc, f));
+            self.pending.push((id, doc, f, len));
         }
         self.docs += 1;
         self.total_len += len;
@@ -169,9 +170,10 @@ impl IndexWriter {
             return Ok(());
         }
         self.pending.sort_unstable();
-        let mut ins = conn.prepare_cached("INSERT INTO postings (term_id, doc, tf) VALUES (?1, ?2, ?3)")?;
-        for (term_id, doc, tf) in self.pending.drain(..) {
-            ins.execute(params![term_id, doc, tf])?;
+        let mut ins =
+            conn.prepare_cached("INSERT INTO postings (term_id, doc, tf, doc_len) VALUES (?1, ?2, ?3, ?4)")?;
+        for (term_id, doc, tf, len) in self.pending.drain(..) {
+            ins.execute(params![term_id, doc, tf, len])?;
         }
         self.pending.shrink_to_fit();
         Ok(())
