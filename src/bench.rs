@@ -266,9 +266,10 @@ pub fn run_bench(opts: &BenchOptions) -> anyhow::Result<BenchReport> {
         anyhow::ensure!(!p.exists(), "{} already exists; remove it or pass another --dir", p.display());
     }
     // Both builds first, so neither's peak memory includes what the query
-    // phase leaves allocated.
-    let build = build_litindex(&opts.corpus, &db, opts.analyzer)?;
+    // phase leaves allocated; FTS5 first, because the allocator keeps
+    // litindex's freed build buffers resident and they would count as FTS5's.
     let fts_build = if opts.fts5 { Some(build_fts5(&opts.corpus, &fts_db, opts.analyzer)?) } else { None };
+    let build = build_litindex(&opts.corpus, &db, opts.analyzer)?;
     let measured = query_litindex(&db, &queries, opts.exe.as_deref())?;
     let fts = match fts_build {
         Some(b) => Some((b, query_fts5(&fts_db, opts.analyzer, &queries)?)),

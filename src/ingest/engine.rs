@@ -69,22 +69,32 @@ pub enum Outcome {
 /// Edges are re-derived once, at the end, for every node a record or link
 /// touched (a node touched by many records is done once). An index that
 /// held no links when the ingester started (a new one, or one without a
-/// graph) is the bulk case: the link and edge indexes are dropped while
-/// loading, every edge is derived by one sorted `INSERT … SELECT`, and the
-/// indexes are created again, which sorts them once instead of inserting
-/// into them at random.
+/// graph) is the bulk case: every edge is derived by one sorted
+/// `INSERT … SELECT`. Secondary indexes of tables that start empty are
+/// dropped while loading and created again at the end ([`BULK_INDEXES`]),
+/// which sorts each once instead of inserting into it at random.
 pub struct Ingester<'c> {
     conn: &'c Connection,
     writer: IndexWriter,
     /// Nodes whose edges must be re-derived (incremental case).
     dirty: BTreeSet<String>,
-    /// The bulk case: the `CREATE INDEX` statements of the dropped indexes.
-    bulk: Option<Vec<String>>,
+    /// The bulk case: no links when it started, so `finish` derives every edge.
+    bulk: bool,
+    /// The `CREATE INDEX` statements of the indexes dropped for the load.
+    dropped: Vec<String>,
     pub report: IngestReport,
 }
 
-/// The indexes dropped during a bulk load and created again after it.
-const BULK_INDEXES: [&str; 3] = ["idx_links_citing", "idx_links_cited", "idx_edges_cited"];
+/// Indexes nothing reads while records are filed: each is dropped when its
+/// table (the second name) is empty as the ingester starts, and created
+/// again, in one sort, by `finish`.
+const BULK_INDEXES: [(&str, &str); 5] = [
+    ("idx_links_citing", "links"),
+    ("idx_links_cited", "links"),
+    ("idx_edges_cited", "links"),
+    ("idx_papers_year", "papers"),
+    ("idx_papers_id_year", "papers"),
+];
 
 /// A stored record with its key and format.
 struct Stored {
@@ -96,27 +106,29 @@ impl<'c> Ingester<'c> {
     pub fn new(conn: &'c Connection) -> anyhow::Result<Ingester<'c>> {
         let analyzer: String = conn.query_row("SELECT analyzer FROM index_meta WHERE id = 1", [], |r| r.get(0))?;
         let analyzer: Analyzer = analyzer.parse()?;
-        let no_links: bool = conn.query_row("SELECT NOT EXISTS (SELECT 1 FROM links)", [], |r| r.get(0))?;
-        let bulk = if no_links {
-            let mut dropped = Vec::new();
-            for name in BULK_INDEXES {
-                let sql: Option<String> = conn
-                    .query_row("SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = ?1", [name], |r| r.get(0))
-                    .optional()?;
-                if let Some(sql) = sql {
-                    conn.execute(&format!("DROP INDEX {name}"), [])?;
-                    dropped.push(sql);
-                }
-            }
-            Some(dropped)
-        } else {
-            None
+        let empty = |table: &str| -> rusqlite::Result<bool> {
+            conn.query_row(&format!("SELECT NOT EXISTS (SELECT 1 FROM {table})"), [], |r| r.get(0))
         };
+        let mut dropped = Vec::new();
+        for (name, table) in BULK_INDEXES {
+            if !empty(table)? {
+                continue;
+            }
+            let sql: Option<String> = conn
+                .query_row("SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = ?1", [name], |r| r.get(0))
+                .optional()?;
+            if let Some(sql) = sql {
+                conn.execute(&format!("DROP INDEX {name}"), [])?;
+                dropped.push(sql);
+            }
+        }
+        let bulk = empty("links")?;
         Ok(Ingester {
             conn,
             writer: IndexWriter::new(analyzer),
             dirty: BTreeSet::new(),
             bulk,
+            dropped,
             report: IngestReport::default(),
         })
     }
@@ -227,7 +239,7 @@ impl<'c> Ingester<'c> {
         if added > 0 {
             self.report.links_added += 1;
             // In bulk, `finish` derives it with the rest.
-            if self.bulk.is_none() {
+            if !self.bulk {
                 let (a, b) = (resolve(self.conn, &citing)?, resolve(self.conn, &cited)?);
                 if a != b {
                     self.conn
@@ -242,26 +254,25 @@ impl<'c> Ingester<'c> {
     /// Writes what was held back (postings, statistics, edges) and
     /// recomputes the statistics derived from the running totals.
     pub fn finish(self) -> anyhow::Result<IngestReport> {
-        let Ingester { conn, writer, dirty, bulk, report } = self;
+        let Ingester { conn, writer, dirty, bulk, dropped, report } = self;
         writer.finish(conn)?;
         failpoint("before-stats");
-        match bulk {
-            Some(indexes) => {
-                conn.execute(
-                    "INSERT OR IGNORE INTO edges (citing, cited)
-                     SELECT citing, cited FROM (
-                         SELECT coalesce((SELECT paper_id FROM aliases WHERE alias = l.citing), l.citing) AS citing,
-                                coalesce((SELECT paper_id FROM aliases WHERE alias = l.cited), l.cited) AS cited
-                         FROM links AS l)
-                     WHERE citing <> cited
-                     ORDER BY citing, cited",
-                    [],
-                )?;
-                for sql in indexes {
-                    conn.execute(&sql, [])?;
-                }
-            }
-            None => rebuild_edges(conn, &dirty)?,
+        if bulk {
+            conn.execute(
+                "INSERT OR IGNORE INTO edges (citing, cited)
+                 SELECT citing, cited FROM (
+                     SELECT coalesce((SELECT paper_id FROM aliases WHERE alias = l.citing), l.citing) AS citing,
+                            coalesce((SELECT paper_id FROM aliases WHERE alias = l.cited), l.cited) AS cited
+                     FROM links AS l)
+                 WHERE citing <> cited
+                 ORDER BY citing, cited",
+                [],
+            )?;
+        } else {
+            rebuild_edges(conn, &dirty)?;
+        }
+        for sql in dropped {
+            conn.execute(&sql, [])?;
         }
         refresh_meta(conn)?;
         Ok(report)
@@ -446,7 +457,7 @@ impl<'c> Ingester<'c> {
         }
 
         // Edges touching any id of the paper are re-resolved from the links by `finish`.
-        if self.bulk.is_none() {
+        if !self.bulk {
             self.dirty.extend(ids.iter().map(PaperId::key));
             self.dirty.extend(papers.iter().cloned());
             self.dirty.insert(canonical.clone());

@@ -9,7 +9,7 @@ use rusqlite::Connection;
 const MIGRATIONS: &[(&str, &str)] = &[
     ("001_init.sql", include_str!("../../migrations/001_init.sql")),
     ("002_vectors.sql", include_str!("../../migrations/002_vectors.sql")),
-    ("003_postings_doc_len.sql", include_str!("../../migrations/003_postings_doc_len.sql")),
+    ("003_read_paths.sql", include_str!("../../migrations/003_read_paths.sql")),
 ];
 
 /// The schema version this binary writes and reads.
