@@ -436,3 +436,22 @@ fn real_data_scifact_and_cacm_ingest() {
     ok_ingest(&cacm, &[papers.to_str().unwrap(), edges.to_str().unwrap()]);
     assert_eq!(dump(&cacm), before);
 }
+
+#[test]
+fn a_new_index_has_8_kib_pages_and_its_load_time_indexes() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("n.db");
+    let a = write(dir.path(), "a.jsonl", &format!("{ARXIV}\n"));
+    ok_ingest(&db, &[a.to_str().unwrap()]);
+    let store = Store::open(&db).unwrap();
+    let page_size: i64 = store.conn().query_row("PRAGMA page_size", [], |r| r.get(0)).unwrap();
+    assert_eq!(page_size, litindex::store::PAGE_SIZE);
+    // The indexes a bulk load drops are all back.
+    for name in ["idx_links_citing", "idx_links_cited", "idx_edges_cited", "idx_papers_year", "idx_papers_id_year"] {
+        let n: i64 = store
+            .conn()
+            .query_row("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = ?1", [name], |r| r.get(0))
+            .unwrap();
+        assert_eq!(n, 1, "{name}");
+    }
+}
