@@ -29,7 +29,6 @@
 //! `SELECT rowid FROM t WHERE t MATCH ?1 ORDER BY bm25(t) LIMIT 10` through
 //! one prepared statement.
 
-use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -45,7 +44,7 @@ use crate::graph::{bfs, expand_cte, Direction};
 use crate::ingest::formats::{self, Format, FormatOptions};
 use crate::ingest::record::Item;
 use crate::ingest::{ingest_files, IngestOptions};
-use crate::search::{bm25_scores, search_limited, SearchParams, DEFAULT_LIMIT};
+use crate::search::{bm25_scores, search_limited, DocScores, SearchParams, DEFAULT_LIMIT};
 use crate::store::{Store, StoreAdjacency};
 
 /// How many queries the whole-process figure runs.
@@ -128,7 +127,7 @@ pub fn nearest_rank(sorted: &[f64], p: f64) -> f64 {
 }
 
 /// The `k` best positive scores, by score descending, ties by doc.
-pub fn top_docs(scores: &HashMap<i64, f64>, k: usize) -> Vec<(i64, f64)> {
+pub fn top_docs(scores: &DocScores, k: usize) -> Vec<(i64, f64)> {
     let mut v: Vec<(i64, f64)> = scores.iter().filter(|(_, &s)| s > 0.0).map(|(&d, &s)| (d, s)).collect();
     let order = |a: &(i64, f64), b: &(i64, f64)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
     if k == 0 {
@@ -490,7 +489,7 @@ mod tests {
 
     #[test]
     fn top_docs_orders_by_score_then_doc() {
-        let scores: HashMap<i64, f64> = [(1, 0.5), (2, 2.0), (3, 2.0), (4, 0.0), (5, 1.0)].into_iter().collect();
+        let scores: DocScores = [(1, 0.5), (2, 2.0), (3, 2.0), (4, 0.0), (5, 1.0)].into_iter().collect();
         assert_eq!(top_docs(&scores, 3), vec![(2, 2.0), (3, 2.0), (5, 1.0)]);
         assert_eq!(top_docs(&scores, 10).len(), 4);
         assert!(top_docs(&scores, 0).is_empty());

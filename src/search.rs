@@ -41,6 +41,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::str::FromStr;
 use std::time::Instant;
 
@@ -361,14 +362,42 @@ pub fn recency_score(year: Option<i32>, min_year: Option<i32>, max_year: Option<
     }
 }
 
+/// Scores by doc id. A query with a common term scores a fifth of the corpus,
+/// so the map's hash matters: doc ids are integers SQLite assigns, not user
+/// input, and a multiplicative hash (FxHash's) needs no SipHash protection.
+pub type DocScores = HashMap<i64, f64, BuildHasherDefault<DocHasher>>;
+
+/// The hasher of [`DocScores`].
+#[derive(Debug, Default, Clone, Copy)]
+pub struct DocHasher(u64);
+
+impl Hasher for DocHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x517c_c1b7_2722_0a95);
+        }
+    }
+
+    fn write_i64(&mut self, n: i64) {
+        self.0 = (self.0.rotate_left(5) ^ n as u64).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
 /// BM25 scores of every paper that matches at least one query term, by doc id.
-pub fn bm25_scores(store: &Store, query: &str) -> anyhow::Result<HashMap<i64, f64>> {
+pub fn bm25_scores(store: &Store, query: &str) -> anyhow::Result<DocScores> {
     let meta = store.meta()?;
     let analyzer = meta.analyzer()?;
     let bm25 = meta.bm25();
-    let mut scores: HashMap<i64, f64> = HashMap::new();
+    let mut scores = DocScores::default();
     for (term, count) in query_terms(analyzer, query) {
         if let Some((df, postings)) = store.postings(&term)? {
+            if scores.capacity() < postings.len() {
+                scores.reserve(postings.len() - scores.len());
+            }
             let weight = bm25.weight(meta.num_docs, meta.avgdl, df, count);
             for p in postings {
                 *scores.entry(p.doc).or_default() += weight.score(p.tf, p.doc_len);
@@ -379,18 +408,21 @@ pub fn bm25_scores(store: &Store, query: &str) -> anyhow::Result<HashMap<i64, f6
 }
 
 /// The `k` best (doc, score) pairs with a positive score, ties by paper id.
-fn top_k(store: &Store, scores: &HashMap<i64, f64>, k: usize) -> anyhow::Result<Vec<(String, i64, f64)>> {
+fn top_k(store: &Store, scores: &DocScores, k: usize) -> anyhow::Result<Vec<(String, i64, f64)>> {
+    if k == 0 {
+        return Ok(Vec::new());
+    }
     let mut all: Vec<(i64, f64)> = scores.iter().filter(|(_, &s)| s > 0.0).map(|(&d, &s)| (d, s)).collect();
-    all.sort_by(|a, b| b.1.total_cmp(&a.1));
     // Ties at the cut must be broken by id, so read ids for everything scoring
-    // at least the k-th score.
-    let cut = match all.get(k.saturating_sub(1)) {
-        Some(&(_, s)) if k > 0 => s,
-        _ if k == 0 => return Ok(Vec::new()),
-        _ => f64::NEG_INFINITY,
+    // at least the k-th score (found by selection, not a sort of every match).
+    let cut = if all.len() > k {
+        all.select_nth_unstable_by(k - 1, |a, b| b.1.total_cmp(&a.1));
+        all[k - 1].1
+    } else {
+        f64::NEG_INFINITY
     };
     let mut top: Vec<(String, i64, f64)> = Vec::new();
-    for &(doc, score) in all.iter().take_while(|(_, s)| *s >= cut) {
+    for &(doc, score) in all.iter().filter(|(_, s)| *s >= cut) {
         top.push((store.paper_by_doc(doc)?.id, doc, score));
     }
     top.sort_by(|a, b| b.2.total_cmp(&a.2).then_with(|| a.0.cmp(&b.0)));
@@ -475,7 +507,7 @@ fn sort_desc(list: &mut [(i64, f64)]) {
 fn semantic_stage(
     store: &Store,
     query: &str,
-    bm25: &HashMap<i64, f64>,
+    bm25: &DocScores,
     sem: &Semantic<'_>,
     depth: usize,
 ) -> anyhow::Result<FirstStage> {
@@ -624,10 +656,11 @@ fn search_in(
     // Merge: seeds ∪ reached ids that are papers ∪ the first-stage pool, by id.
     let mut merged: BTreeMap<String, (i64, Option<u32>)> = BTreeMap::new();
     let mut years: HashMap<i64, Option<i32>> = HashMap::new();
-    for (id, distance) in &reached {
-        if let Some((doc, year)) = store.doc_and_year(id)? {
-            merged.insert(id.clone(), (doc, Some(*distance)));
+    let papers = store.docs_and_years(reached.keys())?;
+    for (id, distance) in reached {
+        if let Some(&(doc, year)) = papers.get(&id) {
             years.insert(doc, year);
+            merged.insert(id, (doc, Some(distance)));
         }
     }
     for (id, doc, _) in pool {
