@@ -5,7 +5,7 @@
 //! reference. [`expand_cte`] is one recursive SQL query over the `edges`
 //! table. Property tests hold the two to identical `{id → distance}` maps.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::str::FromStr;
 
@@ -64,6 +64,16 @@ impl FromStr for Direction {
 pub trait Adjacency {
     /// The ids one step from `id` in `direction` (any order, repeats allowed).
     fn neighbors(&self, id: &str, direction: Direction) -> anyhow::Result<Vec<String>>;
+
+    /// The ids one step from any of `ids` (any order, repeats allowed). A
+    /// store answers a whole frontier in one statement per direction.
+    fn neighbors_of_all(&self, ids: &[String], direction: Direction) -> anyhow::Result<Vec<String>> {
+        let mut out = Vec::new();
+        for id in ids {
+            out.extend(self.neighbors(id, direction)?);
+        }
+        Ok(out)
+    }
 }
 
 /// Breadth-first expansion: every id within `hops` steps of a seed, with its
@@ -74,24 +84,27 @@ pub fn bfs(
     hops: u32,
     direction: Direction,
 ) -> anyhow::Result<BTreeMap<String, u32>> {
+    // Level by level: every id of the frontier is at distance `d`, so an id
+    // first seen from it is at `d + 1`, its minimum.
     let mut dist: HashMap<String, u32> = HashMap::new();
-    let mut queue: VecDeque<String> = VecDeque::new();
+    let mut frontier: Vec<String> = Vec::new();
     for s in seeds {
         if dist.insert(s.clone(), 0).is_none() {
-            queue.push_back(s.clone());
+            frontier.push(s.clone());
         }
     }
-    while let Some(id) = queue.pop_front() {
-        let d = dist[&id];
-        if d >= hops {
-            continue;
+    for d in 0..hops {
+        if frontier.is_empty() {
+            break;
         }
-        for n in adj.neighbors(&id, direction)? {
+        let mut next = Vec::new();
+        for n in adj.neighbors_of_all(&frontier, direction)? {
             if !dist.contains_key(&n) {
                 dist.insert(n.clone(), d + 1);
-                queue.push_back(n);
+                next.push(n);
             }
         }
+        frontier = next;
     }
     Ok(dist.into_iter().collect())
 }

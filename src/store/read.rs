@@ -287,4 +287,23 @@ impl Adjacency for StoreAdjacency<'_> {
     fn neighbors(&self, id: &str, direction: Direction) -> anyhow::Result<Vec<String>> {
         self.0.linked(id, direction)
     }
+
+    fn neighbors_of_all(&self, ids: &[String], direction: Direction) -> anyhow::Result<Vec<String>> {
+        let json = serde_json::to_string(ids)?;
+        let mut out = Vec::new();
+        let mut follow = |sql: &str| -> anyhow::Result<()> {
+            let mut stmt = self.0.conn.prepare_cached(sql)?;
+            for r in stmt.query_map([&json], |r| r.get::<_, String>(0))? {
+                out.push(r?);
+            }
+            Ok(())
+        };
+        if direction.follows_references() {
+            follow("SELECT e.cited FROM json_each(?1) AS j JOIN edges AS e ON e.citing = j.value")?;
+        }
+        if direction.follows_citations() {
+            follow("SELECT e.citing FROM json_each(?1) AS j JOIN edges AS e ON e.cited = j.value")?;
+        }
+        Ok(out)
+    }
 }
