@@ -88,8 +88,7 @@ pub struct Ingester<'c> {
 /// Indexes nothing reads while records are filed: each is dropped when its
 /// table (the second name) is empty as the ingester starts, and created
 /// again, in one sort, by `finish`.
-const BULK_INDEXES: [(&str, &str); 5] = [
-    ("idx_links_citing", "links"),
+const BULK_INDEXES: [(&str, &str); 4] = [
     ("idx_links_cited", "links"),
     ("idx_edges_cited", "links"),
     ("idx_papers_year", "papers"),
@@ -185,9 +184,21 @@ impl<'c> Ingester<'c> {
                  VALUES (?1, ?2, '', ?3, ?4, ?5, ?6)",
             )?
             .execute(params![source, key, format, origin, title_key(&rec.title), data])?;
-        self.conn
-            .prepare_cached("DELETE FROM links WHERE origin_source = ?1 AND origin_id = ?2")?
-            .execute(params![source, key])?;
+        // The replaced record's links (a new record has none): its references
+        // are the links it made with its own id citing, its citations are
+        // found by primary key from the old record's list.
+        if let Some((_, old_data, _)) = &existing {
+            self.conn
+                .prepare_cached("DELETE FROM links WHERE citing = ?2 AND origin_source = ?1 AND origin_id = ?2")?
+                .execute(params![source, key])?;
+            let old: Record = serde_json::from_str(old_data).context("a stored record is not valid JSON")?;
+            let mut del = self.conn.prepare_cached(
+                "DELETE FROM links WHERE citing = ?3 AND cited = ?2 AND origin_source = ?1 AND origin_id = ?2",
+            )?;
+            for c in &old.citations {
+                del.execute(params![source, key, c.key()])?;
+            }
+        }
         {
             let mut link = self.conn.prepare_cached(
                 "INSERT OR IGNORE INTO links (origin_source, origin_id, citing, cited) VALUES (?1, ?2, ?3, ?4)",

@@ -9,7 +9,7 @@ use rusqlite::Connection;
 const MIGRATIONS: &[(&str, &str)] = &[
     ("001_init.sql", include_str!("../../migrations/001_init.sql")),
     ("002_vectors.sql", include_str!("../../migrations/002_vectors.sql")),
-    ("003_read_paths.sql", include_str!("../../migrations/003_read_paths.sql")),
+    ("003_performance.sql", include_str!("../../migrations/003_performance.sql")),
 ];
 
 /// The schema version this binary writes and reads.
@@ -64,7 +64,7 @@ mod tests {
     }
 
     #[test]
-    fn version_3_copies_document_lengths_into_existing_postings() {
+    fn version_3_copies_document_lengths_and_rekeys_links() {
         let mut conn = Connection::open_in_memory().unwrap();
         for (_, sql) in &MIGRATIONS[..2] {
             conn.execute_batch(sql).unwrap();
@@ -73,7 +73,8 @@ mod tests {
         conn.execute_batch(
             "INSERT INTO papers (doc, id, title, source, doc_len) VALUES (1, 'a', 'x y', 'paper', 2), (2, 'b', 'x', 'paper', 7);
              INSERT INTO terms (term_id, term, df) VALUES (1, 'x', 2), (2, 'y', 1);
-             INSERT INTO postings (term_id, doc, tf) VALUES (1, 1, 1), (2, 1, 1), (1, 2, 7);",
+             INSERT INTO postings (term_id, doc, tf) VALUES (1, 1, 1), (2, 1, 1), (1, 2, 7);
+             INSERT INTO links VALUES ('paper', 'a', 'a', 'b'), ('edges', '', 'c', 'a');",
         )
         .unwrap();
         migrate(&mut conn).unwrap();
@@ -85,5 +86,23 @@ mod tests {
             .map(Result::unwrap)
             .collect();
         assert_eq!(lens, [(1, 1, 2), (1, 2, 7), (2, 1, 2)]);
+        let links: Vec<String> = conn
+            .prepare(
+                "SELECT origin_source || ':' || origin_id || ':' || citing || '>' || cited FROM links ORDER BY citing",
+            )
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(links, ["paper:a:a>b", "edges::c>a"]);
+        let indexes: Vec<String> = conn
+            .prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'links' ORDER BY name")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(indexes, ["idx_links_cited"]);
     }
 }

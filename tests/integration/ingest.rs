@@ -447,11 +447,36 @@ fn a_new_index_has_8_kib_pages_and_its_load_time_indexes() {
     let page_size: i64 = store.conn().query_row("PRAGMA page_size", [], |r| r.get(0)).unwrap();
     assert_eq!(page_size, litindex::store::PAGE_SIZE);
     // The indexes a bulk load drops are all back.
-    for name in ["idx_links_citing", "idx_links_cited", "idx_edges_cited", "idx_papers_year", "idx_papers_id_year"] {
+    for name in ["idx_links_cited", "idx_edges_cited", "idx_papers_year", "idx_papers_id_year"] {
         let n: i64 = store
             .conn()
             .query_row("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = ?1", [name], |r| r.get(0))
             .unwrap();
         assert_eq!(n, 1, "{name}");
     }
+}
+
+#[test]
+fn a_replaced_record_takes_its_old_links_with_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("r.db");
+    let paper = |refs: &str, cits: &str| {
+        format!(r#"{{"id": "a", "title": "Sparse routing", "references": [{refs}], "citations": [{cits}]}}"#)
+    };
+    let first = write(dir.path(), "1.jsonl", &format!("{}\n", paper(r#""r1", "r2""#, r#""c1""#)));
+    let second = write(dir.path(), "2.jsonl", &format!("{}\n", paper(r#""r2""#, r#""c2""#)));
+    let edges = write(dir.path(), "e.tsv", "citing\tcited\nc1\ta\n");
+    ok_ingest(&db, &[first.to_str().unwrap()]);
+    ok_ingest(&db, &[edges.to_str().unwrap()]);
+    ok_ingest(&db, &[second.to_str().unwrap()]);
+    let store = Store::open(&db).unwrap();
+    let rows = |sql: &str| -> Vec<String> {
+        store.conn().prepare(sql).unwrap().query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
+    };
+    assert_eq!(
+        rows("SELECT origin_source || ':' || citing || '>' || cited FROM links ORDER BY 1"),
+        ["edges:c1>a", "paper:a>r2", "paper:c2>a"],
+        "the first record's links are gone, the edge file's stays"
+    );
+    assert_eq!(rows("SELECT citing || '>' || cited FROM edges ORDER BY 1"), ["a>r2", "c1>a", "c2>a"]);
 }
