@@ -28,3 +28,9 @@ INSERT INTO links_v3 (origin_source, origin_id, citing, cited)
 DROP TABLE links;
 ALTER TABLE links_v3 RENAME TO links;
 CREATE INDEX idx_links_cited ON links (cited);
+
+-- A record's title and abstract are not stored twice: when the paper row
+-- holds exactly the text taken from this record, `data` holds "" for it and
+-- `shared` says so (bit 1: title, bit 2: abstract). Older records keep their
+-- text (`shared` 0).
+ALTER TABLE records ADD COLUMN shared INTEGER NOT NULL DEFAULT 0;

@@ -85,6 +85,11 @@ pub struct Ingester<'c> {
     pub report: IngestReport,
 }
 
+/// `records.shared` bits: the field is left out of `data` (stored as "")
+/// because the paper row holds exactly that text, taken from this record.
+const SHARED_TITLE: i64 = 1;
+const SHARED_ABSTRACT: i64 = 2;
+
 /// Indexes nothing reads while records are filed: each is dropped when its
 /// table (the second name) is empty as the ingester starts, and created
 /// again, in one sort, by `finish`.
@@ -139,13 +144,13 @@ impl<'c> Ingester<'c> {
         let key = rec.source_id.key();
         anyhow::ensure!(!key.is_empty(), "{origin}: the record has an empty id");
         let data = serde_json::to_string(&rec)?;
-        let existing: Option<(String, String, String)> = self
+        let existing: Option<(String, String, String, i64)> = self
             .conn
-            .prepare_cached("SELECT paper_id, data, format FROM records WHERE source = ?1 AND source_id = ?2")?
-            .query_row(params![source, key], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .prepare_cached("SELECT paper_id, data, format, shared FROM records WHERE source = ?1 AND source_id = ?2")?
+            .query_row(params![source, key], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
             .optional()?;
-        if let Some((_, old_data, old_format)) = &existing {
-            if *old_data == data && old_format == format {
+        if let Some((paper_id, old_data, old_format, shared)) = &existing {
+            if old_format == format && self.read_record(old_data, *shared, paper_id)?.1 == data {
                 self.report.unchanged += 1;
                 return Ok(Outcome::Unchanged);
             }
@@ -153,7 +158,7 @@ impl<'c> Ingester<'c> {
 
         // The papers this record belongs to.
         let mut papers: BTreeSet<String> = BTreeSet::new();
-        if let Some((paper_id, _, _)) = &existing {
+        if let Some((paper_id, ..)) = &existing {
             papers.insert(paper_id.clone());
         }
         for id in rec.all_ids() {
@@ -177,17 +182,11 @@ impl<'c> Ingester<'c> {
             (None, false) => Outcome::Merged,
         };
 
-        // Store the record and its links.
-        self.conn
-            .prepare_cached(
-                "INSERT OR REPLACE INTO records (source, source_id, paper_id, format, origin, title_key, data)
-                 VALUES (?1, ?2, '', ?3, ?4, ?5, ?6)",
-            )?
-            .execute(params![source, key, format, origin, title_key(&rec.title), data])?;
+        // Store its links (the record itself is stored by `rederive`).
         // The replaced record's links (a new record has none): its references
         // are the links it made with its own id citing, its citations are
         // found by primary key from the old record's list.
-        if let Some((_, old_data, _)) = &existing {
+        if let Some((_, old_data, ..)) = &existing {
             self.conn
                 .prepare_cached("DELETE FROM links WHERE citing = ?2 AND origin_source = ?1 AND origin_id = ?2")?
                 .execute(params![source, key])?;
@@ -217,7 +216,7 @@ impl<'c> Ingester<'c> {
             }
         }
 
-        let canonical = self.rederive(&papers, &source, &key)?;
+        let canonical = self.rederive(&papers, Stored { record: rec, format: format.to_string() }, origin)?;
         if let Some((rule, other, detail)) = merge_note {
             self.conn
                 .prepare_cached(
@@ -293,16 +292,41 @@ impl<'c> Ingester<'c> {
         resolve_alias(self.conn, alias)
     }
 
+    /// The records of a paper, whole (text its paper row holds filled back in).
     fn records_of(&self, paper_id: &str) -> anyhow::Result<Vec<Stored>> {
-        let mut stmt = self.conn.prepare_cached("SELECT data, format FROM records WHERE paper_id = ?1")?;
-        let rows = stmt.query_map([paper_id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
+        let rows: Vec<(String, String, i64)> = {
+            let mut stmt = self.conn.prepare_cached("SELECT data, format, shared FROM records WHERE paper_id = ?1")?;
+            let rows = stmt.query_map([paper_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+            rows.collect::<Result<_, _>>()?
+        };
         let mut out = Vec::new();
-        for row in rows {
-            let (data, format) = row?;
-            let record: Record = serde_json::from_str(&data).context("a stored record is not valid JSON")?;
-            out.push(Stored { record, format });
+        for (data, format, shared) in rows {
+            out.push(Stored { record: self.read_record(&data, shared, paper_id)?.0, format });
         }
         Ok(out)
+    }
+
+    /// A stored record, whole, and its JSON: the title and abstract that
+    /// `shared` says were left out are the paper row's.
+    fn read_record(&self, data: &str, shared: i64, paper_id: &str) -> anyhow::Result<(Record, String)> {
+        let mut record: Record = serde_json::from_str(data).context("a stored record is not valid JSON")?;
+        if shared == 0 {
+            return Ok((record, data.to_string()));
+        }
+        let (title, abstract_): (String, String) = self
+            .conn
+            .prepare_cached("SELECT title, abstract FROM papers WHERE id = ?1")?
+            .query_row([paper_id], |r| Ok((r.get(0)?, r.get(1)?)))
+            .optional()?
+            .with_context(|| format!("index damaged: paper {paper_id} of a stored record is missing"))?;
+        if shared & SHARED_TITLE != 0 {
+            record.title = title;
+        }
+        if shared & SHARED_ABSTRACT != 0 {
+            record.abstract_ = abstract_;
+        }
+        let json = serde_json::to_string(&record)?;
+        Ok((record, json))
     }
 
     /// A paper the record matches by the title fallback: (paper, record, why).
@@ -354,20 +378,16 @@ impl<'c> Ingester<'c> {
     }
 
     /// Re-derives the paper made of the records of `papers` plus the record
-    /// `(source, key)`; returns its canonical id.
-    fn rederive(&mut self, papers: &BTreeSet<String>, source: &str, key: &str) -> anyhow::Result<String> {
+    /// `new` (read from `origin`), stores them; returns its canonical id.
+    fn rederive(&mut self, papers: &BTreeSet<String>, new: Stored, origin: &str) -> anyhow::Result<String> {
+        let (source, key) = (new.record.source.clone(), new.record.source_id.key());
         let mut cluster: Vec<Stored> = Vec::new();
         for p in papers {
             cluster.extend(self.records_of(p)?);
         }
-        // The new record is stored with an empty paper_id until now.
+        // An older version of the new record is replaced by it.
         cluster.retain(|s| !(s.record.source == source && s.record.source_id.key() == key));
-        let (data, format): (String, String) = self.conn.query_row(
-            "SELECT data, format FROM records WHERE source = ?1 AND source_id = ?2",
-            params![source, key],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )?;
-        cluster.push(Stored { record: serde_json::from_str(&data)?, format });
+        cluster.push(new);
         cluster.sort_by(|a, b| {
             (text_rank(&a.record.source), &a.record.source, a.record.source_id.key()).cmp(&(
                 text_rank(&b.record.source),
@@ -400,9 +420,6 @@ impl<'c> Ingester<'c> {
                 self.conn.prepare_cached(sql)?.execute(params![p, canonical])?;
             }
         }
-        self.conn
-            .prepare_cached("UPDATE records SET paper_id = ?3 WHERE source = ?1 AND source_id = ?2")?
-            .execute(params![source, key, canonical])?;
         {
             let mut alias = self
                 .conn
@@ -440,6 +457,44 @@ impl<'c> Ingester<'c> {
         )?;
         // The paper's postings and statistics are written, its edges not yet.
         failpoint_at("mid-postings", self.report.records);
+
+        // The records, each without the text the paper row now holds from it.
+        let title_at = cluster.iter().position(|s| !s.record.title.trim().is_empty());
+        let abstract_at = cluster.iter().position(|s| !s.record.abstract_.trim().is_empty());
+        for (i, s) in cluster.iter().enumerate() {
+            let shared = if title_at == Some(i) { SHARED_TITLE } else { 0 }
+                | if abstract_at == Some(i) { SHARED_ABSTRACT } else { 0 };
+            let mut stored = s.record.clone();
+            if shared & SHARED_TITLE != 0 {
+                stored.title = String::new();
+            }
+            if shared & SHARED_ABSTRACT != 0 {
+                stored.abstract_ = String::new();
+            }
+            let data = serde_json::to_string(&stored)?;
+            let (s_source, s_key) = (&s.record.source, s.record.source_id.key());
+            if *s_source == source && s_key == key {
+                self.conn
+                    .prepare_cached(
+                        "INSERT OR REPLACE INTO records (source, source_id, paper_id, format, origin, title_key, data, shared)
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                    )?
+                    .execute(params![
+                        source,
+                        key,
+                        canonical,
+                        s.format,
+                        origin,
+                        title_key(&s.record.title),
+                        data,
+                        shared
+                    ])?;
+            } else {
+                self.conn
+                    .prepare_cached("UPDATE records SET data = ?3, shared = ?4 WHERE source = ?1 AND source_id = ?2")?
+                    .execute(params![s_source, s_key, data, shared])?;
+            }
+        }
 
         // Disagreements between the kept value and every other source's.
         {

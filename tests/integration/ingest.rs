@@ -480,3 +480,38 @@ fn a_replaced_record_takes_its_old_links_with_it() {
     );
     assert_eq!(rows("SELECT citing || '>' || cited FROM edges ORDER BY 1"), ["a>r2", "c1>a", "c2>a"]);
 }
+
+#[test]
+fn record_text_is_stored_once_and_given_back_when_another_source_takes_over() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.db");
+    let s = write(dir.path(), "s.json", S2);
+    let a = write(dir.path(), "a.jsonl", &format!("{ARXIV}\n"));
+    let record = |source: &str| -> (Value, i64) {
+        let store = Store::open(&db).unwrap();
+        let (data, shared): (String, i64) = store
+            .conn()
+            .query_row("SELECT data, shared FROM records WHERE source = ?1", [source], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap();
+        (serde_json::from_str(&data).unwrap(), shared)
+    };
+
+    ok_ingest(&db, &[s.to_str().unwrap()]);
+    let (data, shared) = record("s2");
+    assert_eq!((data["title"].as_str(), shared), (Some(""), 1), "the paper row holds S2's title: not stored twice");
+    assert_eq!(json_of(&db, &["paper", "2101.00001"])["title"], "Sparse mixtures of retrieval experts");
+
+    // arXiv outranks S2 for text: S2's record gets its own title back.
+    ok_ingest(&db, &[a.to_str().unwrap()]);
+    let (data, shared) = record("s2");
+    assert_eq!((data["title"].as_str(), shared), (Some("Sparse mixtures of retrieval experts"), 0));
+    let (data, shared) = record("arxiv");
+    assert_eq!((data["title"].as_str(), data["abstract"].as_str(), shared), (Some(""), Some(""), 3));
+    assert_eq!(json_of(&db, &["paper", "2101.00001"])["title"], "Sparse Mixtures of Retrieval Experts");
+
+    // Stripped or not, a record read again is recognised as unchanged.
+    for f in [&s, &a] {
+        let out = ok_ingest(&db, &[f.to_str().unwrap()]);
+        assert!(out.contains("1 unchanged"), "{out}");
+    }
+}
