@@ -94,7 +94,8 @@ impl Store {
             let mut rw =
                 Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX)
                     .with_context(|| format!("cannot open {} to migrate it", path.display()))?;
-            configure(&rw)?;
+            configure_writer(&rw)?;
+            say_migrating(path, version);
             migrate::migrate(&mut rw)
                 .map_err(|e| explain(e, path))
                 .with_context(|| format!("cannot migrate {}", path.display()))?;
@@ -238,11 +239,21 @@ pub fn open_for_writing(path: &Path) -> anyhow::Result<Connection> {
     let version = check_identity(&conn, path)?;
     set_wal(&conn, path)?;
     if version < SCHEMA_VERSION {
+        say_migrating(path, version);
         migrate::migrate(&mut conn)
             .map_err(|e| explain(e, path))
             .with_context(|| format!("cannot migrate {}", path.display()))?;
     }
     Ok(conn)
+}
+
+/// Tells stderr that an existing index is being upgraded: it happens once,
+/// but rewrites its largest tables (minutes for millions of papers).
+fn say_migrating(path: &Path, version: i64) {
+    eprintln!(
+        "litindex: upgrading {} from schema version {version} to {SCHEMA_VERSION} (once; a large index takes a while)",
+        path.display()
+    );
 }
 
 /// Switches `conn`'s database to write-ahead logging (a no-op when it already
