@@ -653,21 +653,17 @@ fn search_in(
     let seed_ids: Vec<String> = seeds.iter().map(|(id, _, _)| id.clone()).collect();
     let reached = bfs(&StoreAdjacency(store), &seed_ids, params.hops, params.direction)?;
 
-    // Merge: seeds ∪ reached ids that are papers ∪ the first-stage pool, by id.
+    // Merge: seeds ∪ reached ids that are papers ∪ the first-stage pool, by
+    // id; the doc ids and years of all of them come from one statement.
+    let papers = store.docs_and_years(reached.keys().chain(pool.iter().map(|(id, _, _)| id)))?;
     let mut merged: BTreeMap<String, (i64, Option<u32>)> = BTreeMap::new();
-    let mut years: HashMap<i64, Option<i32>> = HashMap::new();
-    let papers = store.docs_and_years(reached.keys())?;
     for (id, distance) in reached {
-        if let Some(&(doc, year)) = papers.get(&id) {
-            years.insert(doc, year);
+        if let Some(&(doc, _)) = papers.get(&id) {
             merged.insert(id, (doc, Some(distance)));
         }
     }
     for (id, doc, _) in pool {
         merged.entry(id.clone()).or_insert((*doc, None));
-        if !years.contains_key(doc) {
-            years.insert(*doc, store.year_of_doc(*doc)?);
-        }
     }
     let bm25_of = |doc: &i64| scores.get(doc).copied().unwrap_or(0.0);
     let cos_of = |doc: i64| dense.and_then(|d| d.score(doc, &first.query_vector)).map(|s| s as f64);
@@ -684,7 +680,7 @@ fn search_in(
     let semantic_mode = first.mode != Mode::Bm25;
     let mut scored = Vec::with_capacity(merged.len());
     for (id, (doc, distance)) in merged {
-        let year = years.get(&doc).copied().flatten();
+        let year = papers.get(&id).and_then(|&(_, year)| year);
         let bm25_score = bm25_of(&doc);
         let bm25_norm = bm25_norm_of(bm25_score);
         let fused = norm(first_of(doc));

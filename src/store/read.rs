@@ -127,16 +127,6 @@ impl Store {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
-    /// The year of the paper with doc id `doc` (`None`: undated or absent).
-    pub fn year_of_doc(&self, doc: i64) -> anyhow::Result<Option<i32>> {
-        Ok(self
-            .conn
-            .prepare_cached("SELECT year FROM papers WHERE doc = ?1")?
-            .query_row([doc], |r| r.get(0))
-            .optional()?
-            .flatten())
-    }
-
     /// Runs `f` inside one read transaction, so every statement in it sees
     /// the same snapshot and the file's locks are taken once (a no-op
     /// wrapper when a transaction is already open).

@@ -175,7 +175,6 @@ impl IndexWriter {
         for (term_id, doc, tf, len) in self.pending.drain(..) {
             ins.execute(params![term_id, doc, tf, len])?;
         }
-        self.pending.shrink_to_fit();
         Ok(())
     }
 
