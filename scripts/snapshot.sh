@@ -18,7 +18,7 @@ untimed() { # blanks every timing field of JSON on stdin
 import json, sys
 def strip(v):
     if isinstance(v, dict):
-        return {k: (None if k in ("wall_time_ms", "wall_time_s", "built_at") else strip(x)) for k, x in v.items()}
+        return {k: (None if k in ("wall_time_ms", "wall_time_s", "built_at", "db") else strip(x)) for k, x in v.items()}
     if isinstance(v, list):
         return [strip(x) for x in v]
     return v

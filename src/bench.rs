@@ -39,11 +39,10 @@ use rusqlite::{Connection, OpenFlags};
 use serde::Serialize;
 
 use crate::analyzer::{indexed_text, Analyzer};
-use crate::bm25::Bm25;
-use crate::graph::{bfs, expand_cte, Direction};
+use crate::graph::{bfs, Direction};
 use crate::ingest::formats::{self, Format, FormatOptions};
-use crate::ingest::record::Item;
-use crate::ingest::{ingest_files, IngestOptions};
+use crate::ingest::{build, IngestOptions, Input};
+use crate::paper::Item;
 use crate::search::{bm25_scores, search_limited, DocScores, SearchParams, DEFAULT_LIMIT};
 use crate::store::{Store, StoreAdjacency};
 
@@ -277,19 +276,12 @@ pub fn run_bench(opts: &BenchOptions) -> anyhow::Result<BenchReport> {
     Ok(report(&build, &measured, fts.as_ref(), queries.len()))
 }
 
-/// Builds a new litindex index at `db` from `corpus` through the ingest path.
+/// Builds a new litindex index at `db` from `corpus` as `build --jsonl` does.
 pub fn build_litindex(corpus: &Path, db: &Path, analyzer: Analyzer) -> anyhow::Result<BuildFigures> {
     let reset = reset_peak_rss();
     let started = Instant::now();
-    let ingest = IngestOptions {
-        format: Some(Format::Paper),
-        paper: None,
-        skip_invalid: false,
-        progress: true,
-        analyzer,
-        bm25: Bm25::default(),
-    };
-    ingest_files(db, &[corpus.to_path_buf()], &ingest)?;
+    let opts = IngestOptions { analyzer, ..IngestOptions::default() };
+    build(db, &[Input::File { path: corpus.to_path_buf(), format: Some(Format::Paper) }], &opts)?;
     let secs = started.elapsed().as_secs_f64();
     let peak_rss = if reset { peak_rss_bytes() } else { None };
     let papers = Store::open(db)?.meta()?.num_docs;
@@ -311,7 +303,7 @@ pub fn query_litindex(db: &Path, queries: &[String], exe: Option<&Path>) -> anyh
         .map(|top| top.iter().map(|(doc, _)| Ok(store.paper_by_doc(*doc)?.id)).collect())
         .collect::<anyhow::Result<_>>()?;
     let (cte_times, reached) =
-        time_queries(queries, |i, _| Ok(expand_cte(store.conn(), &seeds[i], HOPS, Direction::Both)?.len()))?;
+        time_queries(queries, |i, _| Ok(store.expand_cte(&seeds[i], HOPS, Direction::Both)?.len()))?;
     let adjacency = StoreAdjacency(&store);
     let (bfs_times, _) = time_queries(queries, |i, _| Ok(bfs(&adjacency, &seeds[i], HOPS, Direction::Both)?.len()))?;
     let search_process = match exe {

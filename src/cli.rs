@@ -72,9 +72,15 @@ pub struct BuildArgs {
     /// Include the built-in mock corpus (arXiv-like text plus Semantic-Scholar-like graph)
     #[arg(long)]
     pub mock: bool,
-    /// A JSON Lines file of paper records (repeatable)
+    /// A JSON Lines file of paper records (repeatable; gzip-compressed or not)
     #[arg(long, value_name = "FILE")]
     pub jsonl: Vec<PathBuf>,
+    /// Skip malformed records (counted and listed) instead of failing the whole build
+    #[arg(long)]
+    pub skip_invalid: bool,
+    /// No progress bar
+    #[arg(long, short)]
+    pub quiet: bool,
     /// BM25 term-frequency saturation
     #[arg(long, default_value_t = DEFAULT_K1)]
     pub k1: f64,

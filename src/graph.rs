@@ -2,15 +2,12 @@
 //!
 //! [`bfs`] is a breadth-first search in Rust over any [`Adjacency`] (the
 //! persisted edges read node by node, or an in-memory edge list); it is the
-//! reference. [`expand_cte`] is one recursive SQL query over the `edges`
+//! reference. `Store::expand_cte` is one recursive SQL query over the `edges`
 //! table. Property tests hold the two to identical `{id → distance}` maps.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::str::FromStr;
-
-use anyhow::Context;
-use rusqlite::Connection;
 
 /// Which way to follow citations.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -107,36 +104,6 @@ pub fn bfs(
         frontier = next;
     }
     Ok(dist.into_iter().collect())
-}
-
-/// The same expansion as one recursive CTE over the `edges` table.
-pub fn expand_cte(
-    conn: &Connection,
-    seeds: &[String],
-    hops: u32,
-    direction: Direction,
-) -> anyhow::Result<BTreeMap<String, u32>> {
-    // `walk` holds (id, distance) pairs; UNION drops repeats, and the depth
-    // bound ends cycles. Each arm follows one direction of `edges`, through
-    // its primary key (citing) or idx_edges_cited.
-    const SQL: &str = "
-        WITH RECURSIVE walk (id, d) AS (
-            SELECT value, 0 FROM json_each(?1)
-            UNION
-            SELECT e.cited, w.d + 1 FROM walk AS w JOIN edges AS e ON e.citing = w.id
-            WHERE ?3 AND w.d < ?2
-            UNION
-            SELECT e.citing, w.d + 1 FROM walk AS w JOIN edges AS e ON e.cited = w.id
-            WHERE ?4 AND w.d < ?2
-        )
-        SELECT id, min(d) FROM walk GROUP BY id";
-    let seeds_json = serde_json::to_string(seeds)?;
-    let mut stmt = conn.prepare_cached(SQL).context("cannot prepare the graph walk")?;
-    let rows = stmt.query_map(
-        rusqlite::params![seeds_json, hops, direction.follows_references(), direction.follows_citations()],
-        |r| Ok((r.get::<_, String>(0)?, r.get::<_, u32>(1)?)),
-    )?;
-    Ok(rows.collect::<Result<_, _>>()?)
 }
 
 /// An edge list held in memory (tests, and callers without a store).

@@ -20,7 +20,4 @@ pub mod graph;
 pub mod ingest;
 pub mod paper;
 pub mod search;
-pub mod source;
 pub mod store;
-
-pub use paper::Paper;

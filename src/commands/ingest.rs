@@ -1,31 +1,73 @@
-//! `litindex ingest`: add files incrementally.
+//! `litindex ingest`: add files incrementally; and the summary and progress
+//! bar `build` shares.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::Path;
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::UsageError;
 use crate::bm25::Bm25;
 use crate::cli::{FormatChoice, IngestArgs};
-use crate::ingest::{ingest_files, IngestOptions};
+use crate::ingest::{ingest, IngestOptions, IngestSummary, Input, Progress};
 use crate::store::Store;
 
 pub fn run(args: &IngestArgs, db: &Path, out: &mut dyn Write) -> anyhow::Result<()> {
     let bm25 = Bm25::new(args.k1, args.b).map_err(|e| UsageError(e.to_string()))?;
-    let opts = IngestOptions {
-        format: match args.format {
-            FormatChoice::Auto => None,
-            FormatChoice::Named(f) => Some(f),
-        },
-        paper: args.paper.clone(),
-        skip_invalid: args.skip_invalid,
-        progress: !args.quiet,
-        analyzer: args.analyzer,
-        bm25,
+    let format = match args.format {
+        FormatChoice::Auto => None,
+        FormatChoice::Named(f) => Some(f),
     };
+    let inputs: Vec<Input> = args.files.iter().map(|path| Input::File { path: path.clone(), format }).collect();
+    let (summary, secs) = timed_with_progress(!args.quiet, |progress| {
+        let opts = IngestOptions {
+            paper: args.paper.clone(),
+            skip_invalid: args.skip_invalid,
+            analyzer: args.analyzer,
+            bm25,
+            progress,
+        };
+        ingest(db, &inputs, &opts)
+    })?;
+    print_summary(&summary, db, secs, out)
+}
+
+/// Runs `f` with a progress callback that draws a bar on stderr (when
+/// `enabled` and stderr is a terminal); returns its result and the seconds it took.
+pub(super) fn timed_with_progress<T>(
+    enabled: bool,
+    f: impl FnOnce(Option<&dyn Fn(Progress)>) -> anyhow::Result<T>,
+) -> anyhow::Result<(T, f64)> {
     let started = Instant::now();
-    let summary = ingest_files(db, &args.files, &opts)?;
-    let secs = started.elapsed().as_secs_f64();
+    let bar = if enabled && std::io::stderr().is_terminal() {
+        let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} [{elapsed_precise}] {wide_bar} {bytes}/{total_bytes} {msg}")
+                .expect("valid progress template"),
+        );
+        bar.enable_steady_tick(Duration::from_millis(200));
+        Some(bar)
+    } else {
+        None
+    };
+    let draw = |p: Progress| {
+        if let Some(bar) = &bar {
+            bar.set_length(p.total_bytes);
+            bar.set_position(p.bytes);
+            let rate = p.records as f64 / started.elapsed().as_secs_f64().max(1e-9);
+            bar.set_message(format!("{} records, {rate:.0}/s", p.records));
+        }
+    };
+    let result = f(bar.as_ref().map(|_| &draw as &dyn Fn(Progress)));
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    Ok((result?, started.elapsed().as_secs_f64()))
+}
+
+/// The skipped records on stderr, then one summary line.
+pub(super) fn print_summary(summary: &IngestSummary, db: &Path, secs: f64, out: &mut dyn Write) -> anyhow::Result<()> {
     let r = &summary.report;
     for line in &summary.skipped {
         eprintln!("litindex: skipped {line}");
@@ -36,20 +78,21 @@ pub fn run(args: &IngestArgs, db: &Path, out: &mut dyn Write) -> anyhow::Result<
     // N from the statistics row: counting edges (and dangling ones) reads the
     // whole graph, 16 s on a 1M-paper index after a 1 s ingest; `stats` does that.
     let papers = Store::open(db)?.meta()?.num_docs;
-    let mut formats: Vec<&str> = summary.files.iter().map(|(_, f)| f.name()).collect();
+    let mut formats: Vec<&str> = summary.inputs.iter().map(|(_, f)| *f).collect();
     formats.dedup();
     writeln!(
         out,
-        "{} {} from {} file(s) ({}): {} records: {} added, {} updated, {} merged, {} unchanged, {} skipped, \
-         {} without id; {} links ({} new); index now {} papers; {:.2} s, {:.0} records/s",
+        "{} {} from {} input(s) ({}): {} records: {} added, {} updated, {} merged, {} repeated, {} unchanged, \
+         {} skipped, {} without id; {} links ({} new); index now {} papers; {:.2} s, {:.0} records/s",
         if summary.created { "created" } else { "ingested into" },
         db.display(),
-        summary.files.len(),
+        summary.inputs.len(),
         formats.join(", "),
         r.records,
         r.added,
         r.updated,
         r.merged,
+        r.repeated,
         r.unchanged,
         r.skipped,
         r.skipped_null_ids,

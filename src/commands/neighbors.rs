@@ -7,8 +7,8 @@ use serde::Serialize;
 
 use super::UsageError;
 use crate::cli::{Engine, Format, NeighborsArgs};
-use crate::graph::{bfs, expand_cte};
-use crate::ingest::ids::PaperId;
+use crate::graph::bfs;
+use crate::paper::PaperId;
 use crate::store::{Store, StoreAdjacency};
 
 /// Deepest walk `neighbors` allows.
@@ -51,7 +51,7 @@ pub fn run(args: &NeighborsArgs, store: &Store, out: &mut dyn Write) -> anyhow::
     };
     let seeds = [seed.clone()];
     let reached = match args.engine {
-        Engine::Sql => expand_cte(store.conn(), &seeds, args.hops, args.direction)?,
+        Engine::Sql => store.expand_cte(&seeds, args.hops, args.direction)?,
         Engine::Memory => bfs(&StoreAdjacency(store), &seeds, args.hops, args.direction)?,
     };
     let mut nodes = Vec::with_capacity(reached.len());

@@ -4,7 +4,6 @@ use std::io::Write;
 
 use crate::cli::{Format, PaperArgs};
 use crate::graph::Direction;
-use crate::paper::Paper;
 use crate::store::Store;
 
 pub fn run(args: &PaperArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result<()> {
@@ -15,7 +14,7 @@ pub fn run(args: &PaperArgs, store: &Store, out: &mut dyn Write) -> anyhow::Resu
     let Some(row) = row else {
         anyhow::bail!("unknown paper id `{}` in {}", args.id, store.path().display());
     };
-    let paper = Paper {
+    let paper = PaperJson {
         references: store.linked(&row.id, Direction::References)?,
         citations: store.linked(&row.id, Direction::Citations)?,
         id: row.id,
@@ -43,6 +42,23 @@ pub fn run(args: &PaperArgs, store: &Store, out: &mut dyn Write) -> anyhow::Resu
         }
     }
     Ok(())
+}
+
+/// What `paper --format json` prints.
+#[derive(serde::Serialize)]
+struct PaperJson {
+    id: String,
+    title: String,
+    #[serde(rename = "abstract")]
+    abstract_: String,
+    year: Option<i32>,
+    authors: Vec<String>,
+    /// Ids this paper cites.
+    references: Vec<String>,
+    /// Ids that cite it.
+    citations: Vec<String>,
+    /// The contributing sources, joined by `+`.
+    source: String,
 }
 
 fn list(ids: &[String]) -> String {

@@ -31,7 +31,7 @@ struct Stats {
 pub fn run(args: &StatsArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result<()> {
     let meta = store.meta()?;
     let c = store.counts()?;
-    let schema_version: i64 = store.conn().query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    let schema_version = store.schema_version()?;
     debug_assert_eq!(schema_version, SCHEMA_VERSION);
     let s = Stats {
         db: store.path().display().to_string(),

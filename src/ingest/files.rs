@@ -1,62 +1,85 @@
-//! `ingest`: files of any supported format into an index, in one transaction.
+//! `ingest` and `build`: inputs of any supported format into an index, in
+//! one transaction, through one reader stack and one engine.
 //!
-//! Nothing from an ingest is committed unless all of it is: a malformed
-//! record aborts the whole ingest (the index stays exactly as it was; an
-//! ingest that was creating the index leaves no file), unless
-//! `--skip-invalid` asks to skip and list bad records. Faults of a file
+//! [`ingest`] adds to the index at a path (creating it if absent); [`build`]
+//! makes a new one from the same inputs and replaces any index there only
+//! when complete. Nothing is committed unless all of it is: a malformed
+//! record aborts the whole command (the index stays exactly as it was; a
+//! command that was creating the index leaves no file), unless
+//! `skip_invalid` asks to skip and list bad records. Faults of an input
 //! itself (unreadable, truncated gzip, not the named format) always abort.
 
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
-use std::time::Duration;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rusqlite::Connection;
 
 use super::engine::{IngestReport, Ingester};
-use super::formats::{self, Format, FormatOptions, ReadError};
-use super::ids::PaperId;
-use super::record::Item;
+use super::formats::{self, Format, FormatOptions, ReadError, MOCK};
 use crate::analyzer::Analyzer;
 use crate::bm25::Bm25;
 use crate::failpoint::failpoint_at;
-use crate::store::{create_new_index, explain, open_for_writing, write_transaction};
+use crate::paper::{Item, PaperId};
+use crate::store::{create_index, create_new_index, explain, open_for_writing, write_transaction};
 
 /// How many skipped records are listed by line.
 pub const LISTED_SKIPS: usize = 20;
 
-/// What the user asked for.
-#[derive(Debug, Clone)]
-pub struct IngestOptions {
-    /// `None`: sniff each file.
-    pub format: Option<Format>,
+/// One input of an ingest or a build.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Input {
+    /// The built-in demo corpus.
+    Mock,
+    /// A file (gzip or not) in `format`, or in the format its first record
+    /// shows when `None`.
+    File { path: PathBuf, format: Option<Format> },
+}
+
+impl Input {
+    /// A file whose format is told from its first record.
+    pub fn file(path: impl Into<PathBuf>) -> Input {
+        Input::File { path: path.into(), format: None }
+    }
+}
+
+/// Where an ingest is, for a progress display: input bytes read of the
+/// total, and records filed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Progress {
+    pub bytes: u64,
+    pub total_bytes: u64,
+    pub records: u64,
+}
+
+/// What the caller asked for.
+#[derive(Default)]
+pub struct IngestOptions<'a> {
     /// The paper an S2 references/citations page belongs to.
     pub paper: Option<String>,
     pub skip_invalid: bool,
-    /// Show a progress bar (only drawn when stderr is a terminal).
-    pub progress: bool,
-    /// Settings for an index this ingest creates.
+    /// Settings for an index this command creates.
     pub analyzer: Analyzer,
     pub bm25: Bm25,
+    /// Called every few hundred items.
+    pub progress: Option<&'a dyn Fn(Progress)>,
 }
 
-/// What an ingest did, with the files' formats and the skipped records.
+/// What an ingest did, with the inputs' formats and the skipped records.
 #[derive(Debug, Clone, Default)]
 pub struct IngestSummary {
     pub report: IngestReport,
-    pub files: Vec<(PathBuf, Format)>,
+    /// Each input with the name of its format.
+    pub inputs: Vec<(String, &'static str)>,
     /// The first [`LISTED_SKIPS`] skipped records, as `location: problem`.
     pub skipped: Vec<String>,
+    /// Whether the index was created (by `build`, or by an ingest into a new path).
     pub created: bool,
 }
 
-/// Ingests `files` into the index at `db`, creating it if absent.
-pub fn ingest_files(db: &Path, files: &[PathBuf], opts: &IngestOptions) -> anyhow::Result<IngestSummary> {
-    anyhow::ensure!(!files.is_empty(), "no input files given");
-    let total: u64 = files.iter().filter_map(|f| std::fs::metadata(f).ok()).map(|m| m.len()).sum();
-    let bar = progress_bar(opts.progress, total);
-    let run = |conn: &Connection| ingest_into(conn, files, opts, &bar);
+/// Ingests `inputs` into the index at `db`, creating it if absent.
+pub fn ingest(db: &Path, inputs: &[Input], opts: &IngestOptions) -> anyhow::Result<IngestSummary> {
+    anyhow::ensure!(!inputs.is_empty(), "no input files given");
+    let run = |conn: &Connection| ingest_into(conn, inputs, opts);
     let result = if db.exists() {
         open_for_writing(db).and_then(|mut conn| write_transaction(&mut conn, run))
     } else {
@@ -65,49 +88,52 @@ pub fn ingest_files(db: &Path, files: &[PathBuf], opts: &IngestOptions) -> anyho
             s
         })
     };
-    bar.finish_and_clear();
     result.map_err(|e| explain(e, db))
 }
 
-fn progress_bar(enabled: bool, total: u64) -> ProgressBar {
-    if !enabled || !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {wide_bar} {bytes}/{total_bytes} {msg}")
-            .expect("valid progress template"),
-    );
-    bar.enable_steady_tick(Duration::from_millis(200));
-    bar
+/// Builds a new index at `db` from `inputs`, replacing any index there only
+/// when the new one is complete.
+pub fn build(db: &Path, inputs: &[Input], opts: &IngestOptions) -> anyhow::Result<IngestSummary> {
+    anyhow::ensure!(!inputs.is_empty(), "nothing to build from");
+    let mut summary = create_index(db, opts.analyzer, opts.bm25, |conn| ingest_into(conn, inputs, opts))
+        .map_err(|e| explain(e, db))?;
+    summary.created = true;
+    Ok(summary)
 }
 
-fn ingest_into(
-    conn: &Connection,
-    files: &[PathBuf],
-    opts: &IngestOptions,
-    bar: &ProgressBar,
-) -> anyhow::Result<IngestSummary> {
+fn ingest_into(conn: &Connection, inputs: &[Input], opts: &IngestOptions) -> anyhow::Result<IngestSummary> {
+    let total_bytes: u64 = inputs
+        .iter()
+        .filter_map(|i| match i {
+            Input::File { path, .. } => std::fs::metadata(path).ok().map(|m| m.len()),
+            Input::Mock => None,
+        })
+        .sum();
     let mut ingester = Ingester::new(conn)?;
     let mut summary = IngestSummary::default();
-    let started = std::time::Instant::now();
     let mut done_bytes = 0u64;
-    for path in files {
-        let mut input = formats::open_input(path)?;
-        let format = match opts.format {
-            Some(f) => f,
-            None => formats::sniff(&mut input)?,
+    let fopts = FormatOptions { paper: opts.paper.as_deref().map(PaperId::parse), ..FormatOptions::default() };
+    for input in inputs {
+        let (label, format_name, items, counter, size) = match input {
+            Input::Mock => (MOCK.to_string(), MOCK, formats::read_mock(), None, 0),
+            Input::File { path, format } => {
+                let mut file = formats::open_input(path)?;
+                let format = match format {
+                    Some(f) => *f,
+                    None => formats::sniff(&mut file)?,
+                };
+                let counter = file.bytes_read.clone();
+                let size = file.total_bytes;
+                let items = formats::read(format, file, &fopts)
+                    .map_err(|e| anyhow::anyhow!("{} ({}): {e:#}", path.display(), format.name()))?;
+                (path.display().to_string(), format.name(), items, Some(counter), size)
+            }
         };
-        summary.files.push((path.clone(), format));
-        let counter = input.bytes_read.clone();
-        let size = input.total_bytes;
-        let fopts = FormatOptions { paper: opts.paper.as_deref().map(PaperId::parse), ..FormatOptions::default() };
-        let items = formats::read(format, input, &fopts)
-            .map_err(|e| anyhow::anyhow!("{} ({}): {e:#}", path.display(), format.name()))?;
+        summary.inputs.push((label, format_name));
         for (n, item) in items.enumerate() {
             match item {
                 Ok((Item::Record(rec), origin)) => {
-                    ingester.add_record(rec, format.name(), &origin)?;
+                    ingester.add_record(rec, format_name, &origin)?;
                     failpoint_at("after-records", ingester.report.records);
                 }
                 Ok((Item::Link(link), _)) => ingester.add_link(&link)?,
@@ -118,22 +144,18 @@ fn ingest_into(
                     }
                 }
                 Err(ReadError::Record(e)) => {
-                    anyhow::bail!(
-                        "{e} ({} format; nothing was ingested; --skip-invalid skips bad records)",
-                        format.name()
-                    )
+                    anyhow::bail!("{e} ({format_name} format; nothing was ingested; --skip-invalid skips bad records)")
                 }
-                Err(ReadError::File(e)) => anyhow::bail!("{e:#} ({} format; nothing was ingested)", format.name()),
+                Err(ReadError::File(e)) => anyhow::bail!("{e:#} ({format_name} format; nothing was ingested)"),
             }
-            if n % 256 == 0 {
-                bar.set_position(done_bytes + counter.load(Ordering::Relaxed));
-                let rate = ingester.report.records as f64 / started.elapsed().as_secs_f64().max(1e-9);
-                bar.set_message(format!("{} records, {rate:.0}/s", ingester.report.records));
+            if let (Some(report), 0) = (opts.progress, n % 256) {
+                let read = counter.as_ref().map_or(0, |c| c.load(Ordering::Relaxed));
+                report(Progress { bytes: done_bytes + read, total_bytes, records: ingester.report.records });
             }
         }
-        ingester.report.skipped_null_ids += fopts.skipped_nulls.load(Ordering::Relaxed);
         done_bytes += size;
     }
+    ingester.report.skipped_null_ids += fopts.skipped_nulls.load(Ordering::Relaxed);
     summary.report = ingester.finish()?;
     Ok(summary)
 }

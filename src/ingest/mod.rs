@@ -1,18 +1,16 @@
-//! Getting papers into the index: `build` from whole sources, and
-//! incremental `ingest` of real export files with id reconciliation.
-//!
-//! Both file records through one [`engine::Ingester`], which keeps the BM25
-//! statistics exact, so an index grown by increments scores exactly like one
-//! built in one go.
+//! Getting papers into the index: one reader stack ([`formats`]: the
+//! built-in corpus and every file format) and one engine ([`engine`]), for
+//! `build` (a new index) and `ingest` (increments) alike. The engine keeps
+//! the BM25 statistics exact, so an index grown by increments scores
+//! exactly like one built in one go.
 
-pub mod build;
+pub mod derive;
 pub mod engine;
 pub mod files;
 pub mod formats;
-pub mod ids;
-pub mod record;
-pub mod title;
 
-pub use build::{build_index, union_sources};
-pub use engine::{IngestReport, Ingester};
-pub use files::{ingest_files, IngestOptions, IngestSummary};
+// The domain types once lived here; the formats still name them so.
+pub(crate) use crate::paper::{ids, record};
+
+pub use engine::IngestReport;
+pub use files::{build, ingest, IngestOptions, IngestSummary, Input, Progress, LISTED_SKIPS};

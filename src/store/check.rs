@@ -338,9 +338,9 @@ mod tests {
     use rusqlite::params;
 
     use super::*;
-    use crate::ingest::ids::PaperId;
-    use crate::ingest::record::{Link, Record};
-    use crate::ingest::Ingester;
+    use crate::ingest::engine::Ingester;
+    use crate::paper::PaperId;
+    use crate::paper::{Link, Record};
     use crate::store::create_index;
 
     fn record(id: &str, title: &str, year: i32, refs: &[&str]) -> Record {

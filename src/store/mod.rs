@@ -21,13 +21,18 @@
 //! new one. Errors from SQLite are explained by [`explain`].
 
 mod check;
+mod graph;
 mod migrate;
 mod read;
+mod summary;
 pub mod write;
+pub mod writer;
 
 pub use check::{check, CheckReport, InvariantResult};
+pub use graph::StoreAdjacency;
 pub use migrate::SCHEMA_VERSION;
-pub use read::{Counts, IndexMeta, PaperRow, Posting, StoreAdjacency};
+pub use read::{IndexMeta, PaperRow, Posting};
+pub use summary::{Counts, Merge};
 
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -1,7 +1,7 @@
 //! Read queries over an open index. Every statement is parameterised and
 //! cached; nothing here loads the corpus as a whole.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 use anyhow::Context;
 use rusqlite::{params, OptionalExtension};
@@ -10,8 +10,7 @@ use serde::Serialize;
 use super::Store;
 use crate::analyzer::Analyzer;
 use crate::bm25::Bm25;
-use crate::graph::{Adjacency, Direction};
-use crate::ingest::ids::PaperId;
+use crate::paper::PaperId;
 
 /// The stored BM25 statistics and build settings.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -177,26 +176,6 @@ impl Store {
         .transpose()
     }
 
-    /// Ids `id` cites (`References`) or that cite it (`Citations`), sorted.
-    pub fn linked(&self, id: &str, direction: Direction) -> anyhow::Result<Vec<String>> {
-        let mut out = Vec::new();
-        if direction.follows_references() {
-            let mut stmt = self.conn.prepare_cached("SELECT cited FROM edges WHERE citing = ?1")?;
-            for r in stmt.query_map([id], |r| r.get::<_, String>(0))? {
-                out.push(r?);
-            }
-        }
-        if direction.follows_citations() {
-            let mut stmt = self.conn.prepare_cached("SELECT citing FROM edges WHERE cited = ?1")?;
-            for r in stmt.query_map([id], |r| r.get::<_, String>(0))? {
-                out.push(r?);
-            }
-        }
-        out.sort();
-        out.dedup();
-        Ok(out)
-    }
-
     /// The canonical id of the paper a user named by its id or any alias, in
     /// any usual spelling (arXiv id with or without version or as a URL, DOI
     /// in any case or as a URL, `CorpusId:N`, OpenAlex `W…` or URL, S2 sha).
@@ -217,83 +196,5 @@ impl Store {
             }
         }
         Ok(None)
-    }
-
-    /// Whether `id` is a node of the graph: an indexed paper or an edge end.
-    pub fn is_node(&self, id: &str) -> anyhow::Result<bool> {
-        if self.doc_of(id)?.is_some() {
-            return Ok(true);
-        }
-        let n: i64 = self
-            .conn
-            .prepare_cached(
-                "SELECT EXISTS (SELECT 1 FROM edges WHERE citing = ?1) OR EXISTS (SELECT 1 FROM edges WHERE cited = ?1)",
-            )?
-            .query_row([id], |r| r.get(0))?;
-        Ok(n != 0)
-    }
-
-    /// Table sizes and source disagreements, for `stats`.
-    pub fn counts(&self) -> anyhow::Result<Counts> {
-        let count = |sql: &str| -> anyhow::Result<u64> { Ok(self.conn.query_row(sql, [], |r| r.get(0))?) };
-        let mut disagreements = BTreeMap::new();
-        let mut stmt = self.conn.prepare("SELECT field, count(*) FROM disagreements GROUP BY field ORDER BY field")?;
-        for row in stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, u64>(1)?)))? {
-            let (field, n) = row?;
-            disagreements.insert(field, n);
-        }
-        Ok(Counts {
-            papers: count("SELECT count(*) FROM papers")?,
-            terms: count("SELECT count(*) FROM terms")?,
-            postings: count("SELECT count(*) FROM postings")?,
-            edges: count("SELECT count(*) FROM edges")?,
-            dangling_edges: count(
-                "SELECT count(*) FROM edges AS e
-                 WHERE NOT EXISTS (SELECT 1 FROM papers WHERE id = e.citing)
-                    OR NOT EXISTS (SELECT 1 FROM papers WHERE id = e.cited)",
-            )?,
-            disagreements,
-        })
-    }
-}
-
-/// Table sizes reported by `stats`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Counts {
-    pub papers: u64,
-    pub terms: u64,
-    pub postings: u64,
-    pub edges: u64,
-    pub dangling_edges: u64,
-    /// Per field, how many times two sources disagreed.
-    pub disagreements: BTreeMap<String, u64>,
-}
-
-/// The persisted adjacency, read one visited node at a time: a walk loads
-/// only the edges it touches.
-pub struct StoreAdjacency<'a>(pub &'a Store);
-
-impl Adjacency for StoreAdjacency<'_> {
-    fn neighbors(&self, id: &str, direction: Direction) -> anyhow::Result<Vec<String>> {
-        self.0.linked(id, direction)
-    }
-
-    fn neighbors_of_all(&self, ids: &[String], direction: Direction) -> anyhow::Result<Vec<String>> {
-        let json = serde_json::to_string(ids)?;
-        let mut out = Vec::new();
-        let mut follow = |sql: &str| -> anyhow::Result<()> {
-            let mut stmt = self.0.conn.prepare_cached(sql)?;
-            for r in stmt.query_map([&json], |r| r.get::<_, String>(0))? {
-                out.push(r?);
-            }
-            Ok(())
-        };
-        if direction.follows_references() {
-            follow("SELECT e.cited FROM json_each(?1) AS j JOIN edges AS e ON e.citing = j.value")?;
-        }
-        if direction.follows_citations() {
-            follow("SELECT e.citing FROM json_each(?1) AS j JOIN edges AS e ON e.cited = j.value")?;
-        }
-        Ok(out)
     }
 }

@@ -471,7 +471,7 @@ fn jsonl_build_unions_duplicate_records() {
     assert_eq!(j1["year"], 2020);
     assert_eq!(j1["authors"], serde_json::json!(["Ann"]));
     assert_eq!(strings(&j1["references"]), ["j2", "j3"], "references are unioned");
-    assert_eq!(j1["source"], "jsonl");
+    assert_eq!(j1["source"], "paper", "the `paper` format, as `ingest` names it");
     let j3 = paper(&db, "j3");
     assert_eq!(j3["year"], 2019, "a year given as a string of digits");
     assert_eq!(strings(&j3["citations"]), ["j1", "j2"]);
@@ -526,7 +526,7 @@ fn jsonl_build_with_two_files_and_with_the_mock() {
     assert!(stdout(&out).contains("103 papers"), "{}", stdout(&out));
     assert_eq!(u64_of(&stats(&db), "papers"), 103);
     assert_eq!(paper(&db, "p001")["source"], "arxiv+s2");
-    assert_eq!(paper(&db, "j1")["source"], "jsonl");
+    assert_eq!(paper(&db, "j1")["source"], "paper");
 }
 
 // ---------------------------------------------------------------------------

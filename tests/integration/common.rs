@@ -5,10 +5,9 @@ use std::process::{Command, Output};
 
 use litindex::analyzer::Analyzer;
 use litindex::bm25::Bm25;
-use litindex::ingest::{build_index, union_sources};
-use litindex::paper::Paper;
-use litindex::source::{ArxivMock, SemanticScholarMock, Source, Union};
+use litindex::ingest::{build, IngestOptions, Input};
 use litindex::store::Store;
+use serde::Serialize;
 
 /// The real binary, with no inherited `LITINDEX_DB`.
 pub fn litindex() -> Command {
@@ -30,23 +29,36 @@ pub fn stderr(o: &Output) -> String {
     String::from_utf8(o.stderr.clone()).expect("stderr is UTF-8")
 }
 
-/// Builds the mock-corpus index (arXiv then S2, default settings) in a new
-/// temporary directory and opens it.
+/// Builds the mock-corpus index (default settings) in a new temporary
+/// directory and opens it.
 pub fn mock_store() -> (tempfile::TempDir, Store) {
     let dir = tempfile::tempdir().unwrap();
     let path: PathBuf = dir.path().join("mock.db");
-    let sources: Vec<Box<dyn Source>> = vec![Box::new(ArxivMock), Box::new(SemanticScholarMock)];
-    build_index(&path, union_sources(&sources).unwrap(), Analyzer::Plain, Bm25::default()).unwrap();
+    build(&path, &[Input::Mock], &IngestOptions::default()).unwrap();
     let store = Store::open(&path).unwrap();
     (dir, store)
 }
 
-/// Builds an index of `papers` (ids used as given) at `path` and opens it.
+/// A paper as a test writes it: one line of the Paper JSON Lines format.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Paper {
+    pub id: String,
+    pub title: String,
+    #[serde(rename = "abstract")]
+    pub abstract_: String,
+    pub year: Option<i32>,
+    pub authors: Vec<String>,
+    pub references: Vec<String>,
+    pub citations: Vec<String>,
+}
+
+/// Builds an index of `papers` (ids used as given, plain analyzer) at
+/// `path`, as `build --jsonl` would, and opens it.
 pub fn build_papers(path: &Path, papers: &[Paper], bm25: Bm25) -> Store {
-    let mut u = Union::new();
-    for p in papers {
-        u.add(p.clone());
-    }
-    build_index(path, u, Analyzer::Plain, bm25).unwrap();
+    let jsonl = path.with_extension("jsonl");
+    let lines: Vec<String> = papers.iter().map(|p| serde_json::to_string(p).unwrap()).collect();
+    std::fs::write(&jsonl, lines.join("\n")).unwrap();
+    let opts = IngestOptions { analyzer: Analyzer::Plain, bm25, ..IngestOptions::default() };
+    build(path, &[Input::File { path: jsonl, format: Some(litindex::ingest::formats::Format::Paper) }], &opts).unwrap();
     Store::open(path).unwrap()
 }

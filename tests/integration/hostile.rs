@@ -184,24 +184,44 @@ fn duplicate_ids_with_conflicting_fields_make_one_paper() {
         format!(
             "{}\n{}\n",
             j!({"id": "d1", "title": "First title of the paper", "year": 2001, "references": ["p001"]}),
-            j!({"id": "d1", "title": "Second and different title", "year": 2002, "references": ["p002"]})
+            j!({"id": "d1", "title": "Second and different title", "year": 2002, "abstract": "Only the second has one.", "references": ["p002"]})
         ),
     );
-    // ingest: a later record of the same source replaces the earlier one.
-    let db = f.db("ingest.db");
-    ok(&run(&db, &["ingest", "--quiet", &dup]));
-    let p = json(&run(&db, &["paper", "d1", "--format", "json"]));
-    assert_eq!((p["title"].as_str().unwrap(), p["year"].as_u64().unwrap()), ("Second and different title", 2002));
-    assert_eq!(papers(&db), 101);
-    assert_check_passes(&db);
-    // build: the first non-empty value wins, the conflict is counted.
+    // One rule for build and ingest: within one command, the first non-empty
+    // value of each field wins, lists are unioned, each conflict is counted.
+    let ingested = f.db("ingest.db");
+    ok(&run(&ingested, &["ingest", "--quiet", &dup]));
+    assert_eq!(papers(&ingested), 101);
     let built = f.dir.path().join("built.db");
-    ok(&run(&built, &["build", "--jsonl", &dup]));
-    let p = json(&run(&built, &["paper", "d1", "--format", "json"]));
-    assert_eq!(p["title"], "First title of the paper");
-    let stats = json(&run(&built, &["stats", "--format", "json"]));
-    assert!(stats["disagreements"]["title"].as_u64().unwrap() >= 1, "{stats}");
-    assert_check_passes(&built);
+    ok(&run(&built, &["build", "--quiet", "--mock", "--jsonl", &dup]));
+    for db in [&ingested, &built] {
+        let p = json(&run(db, &["paper", "d1", "--format", "json"]));
+        assert_eq!(p["title"], "First title of the paper", "{}", db.display());
+        assert_eq!(p["year"], 2001);
+        assert_eq!(p["abstract"], "Only the second has one.");
+        assert_eq!(p["references"], serde_json::json!(["p001", "p002"]));
+        let stats = json(&run(db, &["stats", "--format", "json"]));
+        assert_eq!(
+            (stats["disagreements"]["title"].as_u64(), stats["disagreements"]["year"].as_u64()),
+            (Some(5), Some(4)),
+            "{stats}"
+        );
+        assert_check_passes(db);
+    }
+    // A later command re-ingesting the record replaces it: an update.
+    let update = f.file("update.jsonl", format!("{}\n", j!({"id": "d1", "title": "Corrected title", "year": 2003})));
+    let out = run(&ingested, &["ingest", "--quiet", &update]);
+    ok(&out);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("1 updated"), "{}", String::from_utf8_lossy(&out.stdout));
+    let p = json(&run(&ingested, &["paper", "d1", "--format", "json"]));
+    assert_eq!(
+        (p["title"].as_str(), p["year"].as_u64(), p["abstract"].as_str()),
+        (Some("Corrected title"), Some(2003), Some(""))
+    );
+    assert_eq!(p["references"], serde_json::json!([]), "the replaced record's links went with it");
+    let stats = json(&run(&ingested, &["stats", "--format", "json"]));
+    assert_eq!(stats["disagreements"]["title"].as_u64(), Some(4), "the repeat's conflicts went with it: {stats}");
+    assert_check_passes(&ingested);
 }
 
 #[test]

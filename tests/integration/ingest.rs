@@ -150,7 +150,7 @@ fn any_order_gives_the_same_database_and_reingest_is_a_no_op() {
     let db = dir.path().join("order0.db");
     let before = dump(&db);
     let out = ok_ingest(&db, &[&files[0], &files[1], &files[2], &files[3]]);
-    assert!(out.contains("0 added, 0 updated, 0 merged, 3 unchanged"), "{out}");
+    assert!(out.contains("0 added, 0 updated, 0 merged, 0 repeated, 3 unchanged"), "{out}");
     assert_eq!(dump(&db), before, "re-ingest changed the index");
 }
 

@@ -11,6 +11,7 @@ mod common;
 mod eval;
 mod hostile;
 mod ingest;
+mod one_path;
 mod properties;
 mod reliability;
 mod retrieval;

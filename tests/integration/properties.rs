@@ -9,13 +9,12 @@ use std::collections::BTreeMap;
 
 use litindex::analyzer::Analyzer;
 use litindex::bm25::{reference_scores, Bm25};
-use litindex::graph::{bfs, expand_cte, Direction, MemoryGraph};
-use litindex::paper::Paper;
+use litindex::graph::{bfs, Direction, MemoryGraph};
 use litindex::search::bm25_scores;
 use litindex::store::StoreAdjacency;
 use proptest::prelude::*;
 
-use crate::common::build_papers;
+use crate::common::{build_papers, Paper};
 
 /// A small vocabulary so that terms repeat across documents and queries.
 const WORDS: &[&str] = &[
@@ -45,7 +44,7 @@ fn text() -> impl Strategy<Value = String> {
 }
 
 fn paper(id: String, title: String, abstract_: String) -> Paper {
-    Paper { id, title, abstract_, source: "test".into(), ..Paper::default() }
+    Paper { id, title, abstract_, ..Paper::default() }
 }
 
 proptest! {
@@ -166,7 +165,7 @@ proptest! {
         let raw = g.expressible();
         let memory = MemoryGraph::new(raw.iter().map(|(a, b)| (a.as_str(), b.as_str())));
         let reference: BTreeMap<String, u32> = bfs(&memory, &seeds, g.hops, g.direction).unwrap();
-        let cte = expand_cte(store.conn(), &seeds, g.hops, g.direction).unwrap();
+        let cte = store.expand_cte(&seeds, g.hops, g.direction).unwrap();
         let stored_bfs = bfs(&StoreAdjacency(&store), &seeds, g.hops, g.direction).unwrap();
         prop_assert_eq!(&cte, &reference);
         prop_assert_eq!(&stored_bfs, &reference);
@@ -183,11 +182,11 @@ fn cte_handles_a_cycle_and_many_seeds() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("cycle.db");
     let store = build_papers(&path, &papers, Bm25::default());
-    let m = expand_cte(store.conn(), &["a".into()], 10, Direction::References).unwrap();
+    let m = store.expand_cte(&["a".into()], 10, Direction::References).unwrap();
     let expected: BTreeMap<String, u32> =
         [("a", 0), ("b", 1), ("c", 2), ("zz", 3)].into_iter().map(|(k, v)| (k.to_string(), v)).collect();
     assert_eq!(m, expected);
-    let both = expand_cte(store.conn(), &["a".into(), "zz".into()], 1, Direction::Both).unwrap();
+    let both = store.expand_cte(&["a".into(), "zz".into()], 1, Direction::Both).unwrap();
     assert_eq!(both.get("c"), Some(&1));
     assert_eq!(both.get("zz"), Some(&0));
 }

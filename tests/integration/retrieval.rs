@@ -4,9 +4,40 @@ use std::collections::BTreeSet;
 
 use litindex::graph::Direction;
 use litindex::search::{search, SearchParams, Weights};
-use litindex::source::mock_topics;
 
 use crate::common::mock_store;
+
+/// One of the five topics of `data/mock_corpus.json`.
+#[derive(serde::Deserialize)]
+struct MockTopic {
+    query: String,
+    /// The topic's usual content words.
+    vocabulary: Vec<String>,
+    /// The paper that shares none of that vocabulary but is linked to the
+    /// topic by citations: only the graph pass can find it.
+    gap_paper: String,
+}
+
+/// The mock corpus's topics, each with the ids of its papers.
+fn mock_topics() -> Vec<(MockTopic, Vec<String>)> {
+    #[derive(serde::Deserialize)]
+    struct P {
+        id: String,
+        topic: usize,
+    }
+    #[derive(serde::Deserialize)]
+    struct Corpus {
+        topics: Vec<MockTopic>,
+        papers: Vec<P>,
+    }
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/mock_corpus.json");
+    let c: Corpus = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    c.topics
+        .into_iter()
+        .enumerate()
+        .map(|(i, t)| (t, c.papers.iter().filter(|p| p.topic == i).map(|p| p.id.clone()).collect()))
+        .collect()
+}
 
 fn params(hops: u32) -> SearchParams {
     SearchParams { hops, ..SearchParams::default() }
@@ -174,4 +205,21 @@ fn weighted_graph_score_rewards_evidence_from_several_seeds() {
     // The gap paper is cited by several seeds: its evidence beats a paper one seed reaches.
     let gap = r.ranked.iter().find(|h| h.id == "p005").expect("gap paper reached");
     assert!(gap.graph_score > 0.3, "{}", gap.graph_score);
+}
+
+#[test]
+fn gap_papers_share_no_word_with_their_topic() {
+    let (_dir, store) = mock_store();
+    for (topic, ids) in mock_topics() {
+        assert!(ids.contains(&topic.gap_paper), "{} is not in its topic", topic.gap_paper);
+        let gap = store.paper(&topic.gap_paper).unwrap().unwrap();
+        let words: BTreeSet<String> = litindex::analyzer::Analyzer::Plain
+            .tokenize(&format!("{} {}", gap.title, gap.abstract_))
+            .into_iter()
+            .collect();
+        let query = litindex::analyzer::Analyzer::Plain.tokenize(&topic.query);
+        for w in topic.vocabulary.iter().chain(&query) {
+            assert!(!words.contains(w), "gap paper {} contains `{w}`", gap.id);
+        }
+    }
 }

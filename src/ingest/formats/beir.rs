@@ -73,7 +73,7 @@ mod tests {
         }
     }
 
-    fn record_error(r: &Result<Located, ReadError>) -> &crate::source::RecordError {
+    fn record_error(r: &Result<Located, ReadError>) -> &crate::paper::RecordError {
         match r {
             Err(ReadError::Record(e)) => e,
             other => panic!("expected a record error, got {other:?}"),

@@ -9,6 +9,7 @@ mod arxiv_atom;
 mod arxiv_oai;
 mod beir;
 mod edges;
+mod mock;
 mod openalex;
 mod paper;
 mod s2;
@@ -29,7 +30,9 @@ pub(crate) use crate::fields::*;
 
 use super::ids::PaperId;
 use super::record::Item;
-use crate::source::RecordError;
+use crate::paper::RecordError;
+
+pub use mock::{read_mock, MOCK};
 
 /// The largest single JSON document read whole.
 pub const MAX_JSON_DOCUMENT: u64 = 256 * 1024 * 1024;

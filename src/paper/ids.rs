@@ -44,11 +44,6 @@ impl PaperId {
         }
     }
 
-    /// Whether sharing this id means "same paper" across sources.
-    pub fn is_strong(&self) -> bool {
-        !matches!(self, PaperId::Own(_))
-    }
-
     /// The kind's name, as stored in `aliases.kind`.
     pub fn kind(&self) -> &'static str {
         match self {

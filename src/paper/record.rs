@@ -1,5 +1,5 @@
 //! What a format parser yields: a source's record of one paper, or a bare
-//! citation link (graph-only formats).
+//! citation link (graph-only formats); and what the index says about them.
 
 use serde::{Deserialize, Serialize};
 
@@ -44,23 +44,6 @@ pub struct Record {
 }
 
 impl Record {
-    /// A Paper record as `source` states it: ids recognised and normalised
-    /// ([`PaperId::parse`]), the arXiv version kept.
-    pub fn from_paper(p: crate::paper::Paper, source: String) -> Record {
-        Record {
-            source,
-            source_id: PaperId::parse(&p.id),
-            ids: Vec::new(),
-            arxiv_version: PaperId::parse_arxiv(&p.id).and_then(|(_, v)| v),
-            title: p.title,
-            abstract_: p.abstract_,
-            year: p.year,
-            authors: p.authors,
-            references: p.references.iter().map(|r| PaperId::parse(r)).collect(),
-            citations: p.citations.iter().map(|c| PaperId::parse(c)).collect(),
-        }
-    }
-
     /// The record's ids, its own first, without repeats.
     pub fn all_ids(&self) -> Vec<PaperId> {
         let mut v = vec![self.source_id.clone()];
@@ -86,6 +69,26 @@ impl Record {
 pub struct Link {
     pub citing: PaperId,
     pub cited: PaperId,
+}
+
+/// A record as the index holds it: the record and the input format it was
+/// read in.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Filed {
+    pub record: Record,
+    pub format: String,
+}
+
+/// A field on which two records of one paper give different non-empty values.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Disagreement {
+    pub field: &'static str,
+    /// The value kept, and the source it came from.
+    pub kept: String,
+    pub kept_source: String,
+    /// The value passed over, and its source.
+    pub other: String,
+    pub other_source: String,
 }
 
 /// One thing read from an input file.

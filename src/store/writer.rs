@@ -1,0 +1,426 @@
+//! The write side of an ingest: records, aliases, links, merges,
+//! disagreements and edges, with the paper rows and postings through an
+//! [`IndexWriter`]. The ingest engine decides what to write; this type owns
+//! how it is stored.
+//!
+//! **Shared text.** A record is stored without the title or abstract the
+//! paper row holds from it (`records.shared` says which, bit 1 the title,
+//! bit 2 the abstract); [`Writer::record`] and [`Writer::records_of`] give
+//! records back whole.
+//!
+//! **Bulk loads.** Edges are derived from `links` once, in
+//! [`Writer::finish`]. An index that holds no links when the writer starts
+//! (a new one, or one without a graph) is the bulk case: every edge comes
+//! from one sorted `INSERT … SELECT`, and the secondary indexes of tables
+//! that start empty are dropped while loading and created again at the end
+//! ([`BULK_INDEXES`]), which sorts each once instead of inserting into it at
+//! random. Otherwise the edges of every node a record or link touched are
+//! re-derived.
+
+use std::collections::BTreeSet;
+
+use anyhow::Context;
+use rusqlite::{params, Connection, OptionalExtension};
+
+use super::write::{refresh_meta, IndexWriter, PaperDraft};
+use crate::analyzer::Analyzer;
+use crate::paper::title::title_key;
+use crate::paper::{Disagreement, Filed, Record};
+
+/// `records.shared` bits: the field is left out of `data` (stored as "")
+/// because the paper row holds exactly that text, taken from this record.
+const SHARED_TITLE: i64 = 1;
+const SHARED_ABSTRACT: i64 = 2;
+
+/// Indexes nothing reads while records are filed: each is dropped when its
+/// table (the second name) is empty as the writer starts, and created
+/// again, in one sort, by `finish`.
+const BULK_INDEXES: [(&str, &str); 4] = [
+    ("idx_links_cited", "links"),
+    ("idx_edges_cited", "links"),
+    ("idx_papers_year", "papers"),
+    ("idx_papers_id_year", "papers"),
+];
+
+/// `disagreements.origin` of the conflicts between the records of one paper
+/// (re-derived with it), and of those between repeats of one record within
+/// one command (kept until a later command replaces the record).
+const ORIGIN_SOURCES: &str = "ingest";
+const ORIGIN_REPEAT: &str = "repeat";
+
+/// A record as stored, with the paper it belongs to.
+pub struct StoredRecord {
+    pub paper_id: String,
+    pub filed: Filed,
+    /// Whether this writer stored it (an earlier line of the same command).
+    pub this_command: bool,
+}
+
+/// A paper a record may join by the title fallback: the paper and the
+/// `(source, source_id)` of the record whose title matched.
+pub struct TitleCandidate {
+    pub paper_id: String,
+    pub source: String,
+    pub source_id: String,
+}
+
+/// Writes an ingest into an open index, inside the caller's transaction.
+/// [`Writer::finish`] must be called before it commits: postings are
+/// buffered and edges derived there.
+pub struct Writer<'c> {
+    conn: &'c Connection,
+    index: IndexWriter,
+    /// No links when it started: `finish` derives every edge.
+    bulk: bool,
+    /// The highest `records` rowid when it started: a record stored (or
+    /// replaced, which gives it a new rowid) by this writer has a higher one.
+    records_before: i64,
+    /// The `CREATE INDEX` statements of the indexes dropped for the load.
+    dropped: Vec<String>,
+    /// Nodes whose edges must be re-derived (incremental case).
+    dirty: BTreeSet<String>,
+}
+
+impl<'c> Writer<'c> {
+    pub fn new(conn: &'c Connection) -> anyhow::Result<Writer<'c>> {
+        let analyzer: String = conn.query_row("SELECT analyzer FROM index_meta WHERE id = 1", [], |r| r.get(0))?;
+        let analyzer: Analyzer = analyzer.parse()?;
+        let empty = |table: &str| -> rusqlite::Result<bool> {
+            conn.query_row(&format!("SELECT NOT EXISTS (SELECT 1 FROM {table})"), [], |r| r.get(0))
+        };
+        let mut dropped = Vec::new();
+        for (name, table) in BULK_INDEXES {
+            if !empty(table)? {
+                continue;
+            }
+            let sql: Option<String> = conn
+                .query_row("SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = ?1", [name], |r| r.get(0))
+                .optional()?;
+            if let Some(sql) = sql {
+                conn.execute(&format!("DROP INDEX {name}"), [])?;
+                dropped.push(sql);
+            }
+        }
+        let bulk = empty("links")?;
+        let records_before: i64 = conn.query_row("SELECT coalesce(max(rowid), 0) FROM records", [], |r| r.get(0))?;
+        Ok(Writer { conn, index: IndexWriter::new(analyzer), bulk, records_before, dropped, dirty: BTreeSet::new() })
+    }
+
+    /// The stored record `(source, key)`, whole.
+    pub fn record(&self, source: &str, key: &str) -> anyhow::Result<Option<StoredRecord>> {
+        let row: Option<(String, String, String, i64, i64)> = self
+            .conn
+            .prepare_cached(
+                "SELECT paper_id, data, format, shared, rowid FROM records WHERE source = ?1 AND source_id = ?2",
+            )?
+            .query_row(params![source, key], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))
+            .optional()?;
+        let Some((paper_id, data, format, shared, rowid)) = row else { return Ok(None) };
+        let record = self.whole(&data, shared, &paper_id)?;
+        Ok(Some(StoredRecord { paper_id, filed: Filed { record, format }, this_command: rowid > self.records_before }))
+    }
+
+    /// The records of a paper, whole.
+    pub fn records_of(&self, paper_id: &str) -> anyhow::Result<Vec<Filed>> {
+        let rows: Vec<(String, String, i64)> = {
+            let mut stmt = self.conn.prepare_cached("SELECT data, format, shared FROM records WHERE paper_id = ?1")?;
+            let rows = stmt.query_map([paper_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+            rows.collect::<Result<_, _>>()?
+        };
+        rows.into_iter()
+            .map(|(data, format, shared)| Ok(Filed { record: self.whole(&data, shared, paper_id)?, format }))
+            .collect()
+    }
+
+    /// A stored record with the title and abstract that `shared` says were
+    /// left out filled back in from the paper row.
+    fn whole(&self, data: &str, shared: i64, paper_id: &str) -> anyhow::Result<Record> {
+        let mut record: Record =
+            serde_json::from_str(data).context("index damaged: a stored record is not valid JSON")?;
+        if shared == 0 {
+            return Ok(record);
+        }
+        let (title, abstract_): (String, String) = self
+            .conn
+            .prepare_cached("SELECT title, abstract FROM papers WHERE id = ?1")?
+            .query_row([paper_id], |r| Ok((r.get(0)?, r.get(1)?)))
+            .optional()?
+            .with_context(|| format!("index damaged: paper {paper_id} of a stored record is missing"))?;
+        if shared & SHARED_TITLE != 0 {
+            record.title = title;
+        }
+        if shared & SHARED_ABSTRACT != 0 {
+            record.abstract_ = abstract_;
+        }
+        Ok(record)
+    }
+
+    /// Papers holding a record whose normalised title is `key`, in a fixed order.
+    pub fn title_candidates(&self, key: &str) -> anyhow::Result<Vec<TitleCandidate>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT DISTINCT paper_id, source, source_id FROM records WHERE title_key = ?1
+             ORDER BY paper_id, source, source_id",
+        )?;
+        let rows = stmt.query_map([key], |r| {
+            Ok(TitleCandidate { paper_id: r.get(0)?, source: r.get(1)?, source_id: r.get(2)? })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// The canonical id of the paper `alias` names.
+    pub fn resolve_alias(&self, alias: &str) -> anyhow::Result<Option<String>> {
+        resolve_alias(self.conn, alias)
+    }
+
+    /// Replaces the links record `(source, key)` states: those of `old` (the
+    /// record it replaces, if any) go, those of `new` come.
+    pub fn replace_links(&self, source: &str, key: &str, old: Option<&Record>, new: &Record) -> anyhow::Result<()> {
+        if let Some(old) = old {
+            // Its references are the links made with its own id citing; its
+            // citations are found by primary key from the old record's list.
+            self.conn
+                .prepare_cached("DELETE FROM links WHERE citing = ?2 AND origin_source = ?1 AND origin_id = ?2")?
+                .execute(params![source, key])?;
+            let mut del = self.conn.prepare_cached(
+                "DELETE FROM links WHERE citing = ?3 AND cited = ?2 AND origin_source = ?1 AND origin_id = ?2",
+            )?;
+            for c in &old.citations {
+                del.execute(params![source, key, c.key()])?;
+            }
+        }
+        let mut link = self.conn.prepare_cached(
+            "INSERT OR IGNORE INTO links (origin_source, origin_id, citing, cited) VALUES (?1, ?2, ?3, ?4)",
+        )?;
+        for r in &new.references {
+            let r = r.key();
+            if r != key && !r.is_empty() {
+                link.execute(params![source, key, key, r])?;
+            }
+        }
+        for c in &new.citations {
+            let c = c.key();
+            if c != key && !c.is_empty() {
+                link.execute(params![source, key, c, key])?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Stores a bare citation link (edge files, S2 reference pages) and,
+    /// outside a bulk load, its edge; returns whether it was new.
+    pub fn add_link(&self, citing: &str, cited: &str) -> anyhow::Result<bool> {
+        let added = self
+            .conn
+            .prepare_cached(
+                "INSERT OR IGNORE INTO links (origin_source, origin_id, citing, cited) VALUES ('edges', '', ?1, ?2)",
+            )?
+            .execute(params![citing, cited])?;
+        if added > 0 && !self.bulk {
+            let (a, b) = (resolve(self.conn, citing)?, resolve(self.conn, cited)?);
+            if a != b {
+                self.conn
+                    .prepare_cached("INSERT OR IGNORE INTO edges (citing, cited) VALUES (?1, ?2)")?
+                    .execute(params![a, b])?;
+            }
+        }
+        Ok(added > 0)
+    }
+
+    /// Notes a title-fallback or bridge merge.
+    pub fn add_merge(&self, paper_id: &str, rule: &str, record: &str, other: &str, detail: &str) -> anyhow::Result<()> {
+        self.conn
+            .prepare_cached("INSERT INTO merges (paper_id, rule, record, other, detail) VALUES (?1, ?2, ?3, ?4, ?5)")?
+            .execute(params![paper_id, rule, record, other, detail])?;
+        Ok(())
+    }
+
+    /// Retires the paper rows of `old`: their postings and aliases go, and
+    /// the disagreements between their records (re-derived with the new
+    /// paper); everything else that named them now names `canonical`.
+    pub fn retire_papers(&mut self, old: &BTreeSet<String>, canonical: &str) -> anyhow::Result<()> {
+        for p in old {
+            self.index.delete_paper(self.conn, p)?;
+            self.conn.prepare_cached("DELETE FROM aliases WHERE paper_id = ?1")?.execute([p])?;
+            self.conn
+                .prepare_cached("DELETE FROM disagreements WHERE paper_id = ?1 AND origin = ?2")?
+                .execute(params![p, ORIGIN_SOURCES])?;
+            for sql in [
+                "UPDATE disagreements SET paper_id = ?2 WHERE paper_id = ?1",
+                "UPDATE merges SET paper_id = ?2 WHERE paper_id = ?1",
+                "UPDATE records SET paper_id = ?2 WHERE paper_id = ?1",
+            ] {
+                self.conn.prepare_cached(sql)?.execute(params![p, canonical])?;
+            }
+        }
+        if !self.bulk {
+            self.dirty.extend(old.iter().cloned());
+        }
+        Ok(())
+    }
+
+    /// Stores a paper row with its postings, its aliases (each id of `ids`
+    /// with its kind) and the disagreements between its records.
+    pub fn put_paper(
+        &mut self,
+        draft: &PaperDraft,
+        ids: &BTreeSet<crate::paper::PaperId>,
+        disagreements: &[Disagreement],
+    ) -> anyhow::Result<()> {
+        self.index.insert_paper(self.conn, draft)?;
+        let mut alias =
+            self.conn.prepare_cached("INSERT OR REPLACE INTO aliases (alias, paper_id, kind) VALUES (?1, ?2, ?3)")?;
+        for id in ids {
+            alias.execute(params![id.key(), draft.id, id.kind()])?;
+        }
+        self.put_disagreements(draft.id, disagreements, ORIGIN_SOURCES)?;
+        if !self.bulk {
+            self.dirty.extend(ids.iter().map(|id| id.key()));
+            self.dirty.insert(draft.id.to_string());
+        }
+        Ok(())
+    }
+
+    /// Stores the records of paper `paper_id`: `new` (read from `origin`)
+    /// is inserted or replaced, the others, already stored, get their
+    /// `shared` bits anew. `title_from` and `abstract_from` are the
+    /// positions of the records whose text the paper row holds.
+    pub fn put_records(
+        &self,
+        paper_id: &str,
+        records: &[Filed],
+        new: (&str, &str),
+        origin: &str,
+        (title_from, abstract_from): (Option<usize>, Option<usize>),
+    ) -> anyhow::Result<()> {
+        for (i, f) in records.iter().enumerate() {
+            let shared = if title_from == Some(i) { SHARED_TITLE } else { 0 }
+                | if abstract_from == Some(i) { SHARED_ABSTRACT } else { 0 };
+            let mut stored = f.record.clone();
+            if shared & SHARED_TITLE != 0 {
+                stored.title = String::new();
+            }
+            if shared & SHARED_ABSTRACT != 0 {
+                stored.abstract_ = String::new();
+            }
+            let data = serde_json::to_string(&stored)?;
+            let key = f.record.source_id.key();
+            if (f.record.source.as_str(), key.as_str()) == new {
+                self.conn
+                    .prepare_cached(
+                        "INSERT OR REPLACE INTO records (source, source_id, paper_id, format, origin, title_key, data, shared)
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                    )?
+                    .execute(params![
+                        f.record.source,
+                        key,
+                        paper_id,
+                        f.format,
+                        origin,
+                        title_key(&f.record.title),
+                        data,
+                        shared
+                    ])?;
+            } else {
+                self.conn
+                    .prepare_cached("UPDATE records SET data = ?3, shared = ?4 WHERE source = ?1 AND source_id = ?2")?
+                    .execute(params![f.record.source, key, data, shared])?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Notes the conflicts between repeats of one record within one command.
+    pub fn put_repeat_conflicts(&self, paper_id: &str, conflicts: &[Disagreement]) -> anyhow::Result<()> {
+        self.put_disagreements(paper_id, conflicts, ORIGIN_REPEAT)
+    }
+
+    /// Forgets the repeat conflicts of `source`'s records of a paper, when a
+    /// later command replaces such a record.
+    pub fn forget_repeat_conflicts(&self, paper_id: &str, source: &str) -> anyhow::Result<()> {
+        self.conn
+            .prepare_cached("DELETE FROM disagreements WHERE paper_id = ?1 AND origin = ?2 AND kept_source = ?3")?
+            .execute(params![paper_id, ORIGIN_REPEAT, source])?;
+        Ok(())
+    }
+
+    fn put_disagreements(&self, paper_id: &str, list: &[Disagreement], origin: &str) -> anyhow::Result<()> {
+        let mut ins = self.conn.prepare_cached(
+            "INSERT INTO disagreements (paper_id, field, kept, kept_source, other, other_source, origin)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        )?;
+        for d in list {
+            ins.execute(params![paper_id, d.field, d.kept, d.kept_source, d.other, d.other_source, origin])?;
+        }
+        Ok(())
+    }
+
+    /// Writes what was held back (postings, statistics, edges), creates the
+    /// indexes dropped for a bulk load, and recomputes the statistics
+    /// derived from the running totals. `before_stats` runs between the
+    /// postings and the rest (a failpoint).
+    pub fn finish(self, before_stats: impl FnOnce()) -> anyhow::Result<()> {
+        let Writer { conn, index, bulk, dropped, dirty, .. } = self;
+        index.finish(conn)?;
+        before_stats();
+        if bulk {
+            conn.execute(
+                "INSERT OR IGNORE INTO edges (citing, cited)
+                 SELECT citing, cited FROM (
+                     SELECT coalesce((SELECT paper_id FROM aliases WHERE alias = l.citing), l.citing) AS citing,
+                            coalesce((SELECT paper_id FROM aliases WHERE alias = l.cited), l.cited) AS cited
+                     FROM links AS l)
+                 WHERE citing <> cited
+                 ORDER BY citing, cited",
+                [],
+            )?;
+        } else {
+            rebuild_edges(conn, &dirty)?;
+        }
+        for sql in dropped {
+            conn.execute(&sql, [])?;
+        }
+        refresh_meta(conn)?;
+        Ok(())
+    }
+}
+
+fn resolve_alias(conn: &Connection, alias: &str) -> anyhow::Result<Option<String>> {
+    Ok(conn
+        .prepare_cached("SELECT paper_id FROM aliases WHERE alias = ?1")?
+        .query_row([alias], |r| r.get(0))
+        .optional()?)
+}
+
+/// A node id: the canonical paper of an alias, or the id itself.
+fn resolve(conn: &Connection, id: &str) -> anyhow::Result<String> {
+    Ok(resolve_alias(conn, id)?.unwrap_or_else(|| id.to_string()))
+}
+
+/// Deletes and re-derives every edge with an end in `nodes`.
+fn rebuild_edges(conn: &Connection, nodes: &BTreeSet<String>) -> anyhow::Result<()> {
+    for n in nodes {
+        conn.prepare_cached("DELETE FROM edges WHERE citing = ?1")?.execute([n])?;
+        conn.prepare_cached("DELETE FROM edges WHERE cited = ?1")?.execute([n])?;
+    }
+    let mut pairs: BTreeSet<(String, String)> = BTreeSet::new();
+    {
+        let mut by_citing = conn.prepare_cached("SELECT citing, cited FROM links WHERE citing = ?1")?;
+        let mut by_cited = conn.prepare_cached("SELECT citing, cited FROM links WHERE cited = ?1")?;
+        for n in nodes {
+            for stmt in [&mut by_citing, &mut by_cited] {
+                let rows = stmt.query_map([n], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
+                for row in rows {
+                    pairs.insert(row?);
+                }
+            }
+        }
+    }
+    let mut ins = conn.prepare_cached("INSERT OR IGNORE INTO edges (citing, cited) VALUES (?1, ?2)")?;
+    for (citing, cited) in pairs {
+        let (a, b) = (resolve(conn, &citing)?, resolve(conn, &cited)?);
+        if a != b {
+            ins.execute(params![a, b])?;
+        }
+    }
+    Ok(())
+}
