@@ -278,7 +278,7 @@ impl SemanticIndex {
         let conn = store.conn();
         let db = store.path().display();
         let recorded = vectors::models(conn)?;
-        let any_vectors: u64 = conn.query_row("SELECT count(*) FROM vectors", [], |r| r.get(0))?;
+        let (any_vectors, papers) = crate::store::vectors::totals(conn)?;
         if recorded.is_empty() || any_vectors == 0 {
             bail!("{db} has no vectors; run `litindex --db {db} embed` first (--mode dense and hybrid need them)");
         }
@@ -316,7 +316,6 @@ impl SemanticIndex {
         if docs.is_empty() {
             bail!("{db} has no vectors for {}; run `litindex --db {db} embed` first", stored.name);
         }
-        let papers: u64 = conn.query_row("SELECT count(*) FROM papers", [], |r| r.get(0))?;
         if (docs.len() as u64) < papers {
             eprintln!(
                 "litindex: note: {} of {papers} papers have no vector for {} yet and are found by BM25 and the \

@@ -1,77 +1,27 @@
-//! The vector tables of an index (`migrations/002_vectors.sql`): which models
-//! embedded it, one vector per paper and model, and the chunk vectors.
+//! The vectors of an index as `embed` and a semantic search use them: the
+//! text a paper's vector is made from, and the stored vectors loaded into
+//! the dense and chunk indexes (the tables are the store's: `store::vectors`).
 
-use std::collections::HashMap;
-
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::Connection;
 
 use super::chunk::{Chunk, ChunkIndex};
 use super::dense::{to_le_bytes, DenseIndex};
 use super::model::ModelInfo;
+use crate::store::vectors::{self as table, ChunkBlob, ModelEntry};
 
-/// A model recorded in an index.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StoredModel {
-    pub model_id: i64,
-    pub name: String,
-    pub dim: usize,
-    pub dir: String,
-    pub fingerprint: String,
-    pub max_seq_len: usize,
-    pub created_at: String,
-    pub updated_at: String,
-}
-
-/// Every recorded model, the most recently embedded first.
-pub fn models(conn: &Connection) -> anyhow::Result<Vec<StoredModel>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT model_id, name, dim, dir, fingerprint, max_seq_len, created_at, updated_at FROM embed_models
-         ORDER BY updated_at DESC, model_id DESC",
-    )?;
-    let rows = stmt
-        .query_map([], |r| {
-            Ok(StoredModel {
-                model_id: r.get(0)?,
-                name: r.get(1)?,
-                dim: r.get::<_, i64>(2)? as usize,
-                dir: r.get(3)?,
-                fingerprint: r.get(4)?,
-                max_seq_len: r.get::<_, i64>(5)? as usize,
-                created_at: r.get(6)?,
-                updated_at: r.get(7)?,
-            })
-        })?
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(rows)
-}
+pub use crate::store::vectors::{counts, existing, models, paper_texts, remove_orphans, StoredModel};
 
 /// Records `info` (or refreshes its directory and time) and returns its id.
 pub fn register(conn: &Connection, info: &ModelInfo) -> anyhow::Result<i64> {
     let dir = info.dir.to_string_lossy();
-    let existing: Option<i64> = conn
-        .prepare_cached("SELECT model_id FROM embed_models WHERE fingerprint = ?1")?
-        .query_row([&info.fingerprint], |r| r.get(0))
-        .optional()?;
-    let now = "strftime('%Y-%m-%dT%H:%M:%SZ', 'now')";
-    match existing {
-        Some(id) => {
-            conn.execute(
-                &format!("UPDATE embed_models SET dir = ?1, name = ?2, updated_at = {now} WHERE model_id = ?3"),
-                params![dir, info.name, id],
-            )?;
-            Ok(id)
-        }
-        None => {
-            conn.execute(
-                &format!(
-                    "INSERT INTO embed_models (name, dim, dir, fingerprint, max_seq_len, created_at, updated_at)
-                     VALUES (?1, ?2, ?3, ?4, ?5, {now}, {now})"
-                ),
-                params![info.name, info.dim as i64, dir, info.fingerprint, info.max_seq_len as i64],
-            )?;
-            Ok(conn.last_insert_rowid())
-        }
-    }
+    let entry = ModelEntry {
+        name: &info.name,
+        dim: info.dim,
+        dir: &dir,
+        fingerprint: &info.fingerprint,
+        max_seq_len: info.max_seq_len,
+    };
+    table::register(conn, &entry)
 }
 
 /// The text a paper's vector is made from: its title, a space, its abstract.
@@ -84,38 +34,6 @@ pub fn text_hash(text: &str) -> String {
     blake3::hash(text.as_bytes()).to_hex()[..32].to_string()
 }
 
-/// A paper as `embed` needs it.
-#[derive(Debug, Clone)]
-pub struct PaperText {
-    pub doc: i64,
-    pub title: String,
-    pub abstract_: String,
-}
-
-/// Every paper's doc id, title and abstract.
-pub fn paper_texts(conn: &Connection) -> anyhow::Result<Vec<PaperText>> {
-    let mut stmt = conn.prepare("SELECT doc, title, abstract FROM papers ORDER BY doc")?;
-    let rows = stmt
-        .query_map([], |r| Ok(PaperText { doc: r.get(0)?, title: r.get(1)?, abstract_: r.get(2)? }))?
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(rows)
-}
-
-/// The stored (text hash, chunked) of every paper with a vector for `model_id`.
-pub fn existing(conn: &Connection, model_id: i64) -> anyhow::Result<HashMap<i64, (String, bool)>> {
-    let mut stmt = conn.prepare("SELECT doc, text_hash, chunked FROM vectors WHERE model_id = ?1")?;
-    let rows = stmt
-        .query_map([model_id], |r| Ok((r.get::<_, i64>(0)?, (r.get::<_, String>(1)?, r.get::<_, i64>(2)? != 0))))?
-        .collect::<Result<HashMap<_, _>, _>>()?;
-    Ok(rows)
-}
-
-/// Removes the vectors and chunks of papers no longer in the index; returns how many papers.
-pub fn remove_orphans(conn: &Connection) -> anyhow::Result<usize> {
-    conn.execute("DELETE FROM chunk_vectors WHERE doc NOT IN (SELECT doc FROM papers)", [])?;
-    Ok(conn.execute("DELETE FROM vectors WHERE doc NOT IN (SELECT doc FROM papers)", [])?)
-}
-
 /// Stores a paper's vector (replacing any older one) and, when given, its chunks.
 pub fn put_vector(
     conn: &Connection,
@@ -125,81 +43,35 @@ pub fn put_vector(
     vector: &[f32],
     chunks: Option<&[(Chunk, Vec<f32>)]>,
 ) -> anyhow::Result<()> {
-    conn.prepare_cached(
-        "INSERT INTO vectors (model_id, doc, text_hash, chunked, vector) VALUES (?1, ?2, ?3, ?4, ?5)
-         ON CONFLICT (model_id, doc) DO UPDATE SET text_hash = excluded.text_hash, chunked = excluded.chunked,
-         vector = excluded.vector",
-    )?
-    .execute(params![model_id, doc, hash, chunks.is_some() as i64, to_le_bytes(vector)])?;
-    match chunks {
-        Some(chunks) => put_chunks(conn, model_id, doc, chunks)?,
-        // The text changed: older chunks no longer belong to it.
-        None => {
-            conn.prepare_cached("DELETE FROM chunk_vectors WHERE model_id = ?1 AND doc = ?2")?
-                .execute(params![model_id, doc])?;
-        }
-    }
-    Ok(())
+    let blobs = chunks.map(chunk_blobs);
+    table::put_vector(conn, model_id, doc, hash, &to_le_bytes(vector), blobs.as_deref())
 }
 
 /// Stores a paper's chunks (replacing any older ones) and marks its vector chunked.
 pub fn put_chunks(conn: &Connection, model_id: i64, doc: i64, chunks: &[(Chunk, Vec<f32>)]) -> anyhow::Result<()> {
-    conn.prepare_cached("DELETE FROM chunk_vectors WHERE model_id = ?1 AND doc = ?2")?
-        .execute(params![model_id, doc])?;
-    let mut insert = conn.prepare_cached(
-        "INSERT INTO chunk_vectors (model_id, doc, position, start, end, vector) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    )?;
-    for (c, v) in chunks {
-        insert.execute(params![model_id, doc, c.position as i64, c.start as i64, c.end as i64, to_le_bytes(v)])?;
-    }
-    conn.prepare_cached("UPDATE vectors SET chunked = 1 WHERE model_id = ?1 AND doc = ?2")?
-        .execute(params![model_id, doc])?;
-    Ok(())
+    table::put_chunks(conn, model_id, doc, &chunk_blobs(chunks))
 }
 
-/// How many papers have a vector, and how many chunks are stored, for `model_id`.
-pub fn counts(conn: &Connection, model_id: i64) -> anyhow::Result<(u64, u64)> {
-    let v: u64 = conn.query_row(
-        "SELECT count(*) FROM vectors WHERE model_id = ?1 AND doc IN (SELECT doc FROM papers)",
-        [model_id],
-        |r| r.get(0),
-    )?;
-    let c: u64 = conn.query_row(
-        "SELECT count(*) FROM chunk_vectors WHERE model_id = ?1 AND doc IN (SELECT doc FROM papers)",
-        [model_id],
-        |r| r.get(0),
-    )?;
-    Ok((v, c))
+fn chunk_blobs(chunks: &[(Chunk, Vec<f32>)]) -> Vec<ChunkBlob> {
+    chunks
+        .iter()
+        .map(|(c, v)| ChunkBlob { position: c.position, start: c.start, end: c.end, vector: to_le_bytes(v) })
+        .collect()
 }
 
 /// Every vector of `model_id` whose paper is indexed, in one contiguous buffer.
 pub fn load_dense(conn: &Connection, model_id: i64, dim: usize) -> anyhow::Result<DenseIndex> {
     let mut idx = DenseIndex::new(dim);
-    let mut stmt = conn.prepare(
-        "SELECT v.doc, v.vector FROM vectors AS v JOIN papers AS p ON p.doc = v.doc WHERE v.model_id = ?1 ORDER BY v.doc",
-    )?;
-    let mut rows = stmt.query([model_id])?;
-    while let Some(r) = rows.next()? {
-        let doc: i64 = r.get(0)?;
-        let bytes = r.get_ref(1)?.as_blob()?;
-        idx.push_le_bytes(doc, bytes)?;
-    }
+    table::for_each_vector(conn, model_id, |doc, bytes| idx.push_le_bytes(doc, bytes))?;
     Ok(idx)
 }
 
 /// Every chunk vector of `model_id` whose paper is indexed.
 pub fn load_chunks(conn: &Connection, model_id: i64, dim: usize) -> anyhow::Result<ChunkIndex> {
     let mut idx = ChunkIndex::new(dim);
-    let mut stmt = conn.prepare(
-        "SELECT c.doc, c.vector FROM chunk_vectors AS c JOIN papers AS p ON p.doc = c.doc WHERE c.model_id = ?1
-         ORDER BY c.doc, c.position",
-    )?;
-    let mut rows = stmt.query([model_id])?;
     let mut current: Option<i64> = None;
     let mut buf: Vec<f32> = Vec::new();
-    while let Some(r) = rows.next()? {
-        let doc: i64 = r.get(0)?;
-        let bytes = r.get_ref(1)?.as_blob()?;
+    table::for_each_chunk(conn, model_id, |doc, bytes| {
         anyhow::ensure!(
             bytes.len() == dim * 4,
             "a stored chunk vector has {} bytes, expected {}",
@@ -214,7 +86,8 @@ pub fn load_chunks(conn: &Connection, model_id: i64, dim: usize) -> anyhow::Resu
             current = Some(doc);
         }
         buf.extend(bytes.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])));
-    }
+        Ok(())
+    })?;
     if let Some(d) = current {
         idx.push_paper(d, &buf);
     }

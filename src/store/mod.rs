@@ -25,6 +25,7 @@ mod graph;
 mod migrate;
 mod read;
 mod summary;
+pub mod vectors;
 pub mod write;
 pub mod writer;
 
