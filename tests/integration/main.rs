@@ -9,6 +9,7 @@ mod bench;
 mod cli;
 mod common;
 mod eval;
+mod failpoints;
 mod hostile;
 mod ingest;
 mod properties;

@@ -7,7 +7,10 @@ use std::collections::BTreeSet;
 use std::fs;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+#[cfg(feature = "failpoints")]
+use std::process::Child;
+use std::process::{Command, Output, Stdio};
+#[cfg(feature = "failpoints")]
 use std::time::{Duration, Instant};
 
 use litindex::store::Store;
@@ -171,7 +174,9 @@ fn base_index(dir: &Path, name: &str) -> PathBuf {
     db
 }
 
-/// Spawns `args` with failpoint `name` set to pause, and waits until it is reached.
+/// Spawns `args` with failpoint `name` set to pause, and waits until it is
+/// reached: the process then waits there, inside its write, until killed.
+#[cfg(feature = "failpoints")]
 fn spawn_paused(db: &Path, args: &[&str], name: &str, after: Option<u64>) -> Child {
     let mut c = cmd(db, args);
     c.env("LITINDEX_FAILPOINT", name).env("LITINDEX_FAILPOINT_ACTION", "pause");
@@ -191,6 +196,7 @@ fn spawn_paused(db: &Path, args: &[&str], name: &str, after: Option<u64>) -> Chi
 }
 
 /// Runs `args` with failpoint `name` aborting the process there.
+#[cfg(feature = "failpoints")]
 fn run_aborting(db: &Path, args: &[&str], name: &str, after: Option<u64>) -> Output {
     let mut c = cmd(db, args);
     c.env("LITINDEX_FAILPOINT", name);
@@ -270,8 +276,10 @@ fn check_passes_on_fresh_indexes_and_names_damage_done_behind_our_back() {
 // Atomic ingest and build
 // ---------------------------------------------------------------------------
 
+#[cfg(feature = "failpoints")]
 const QUERIES: [&str; 2] = ["sparse attention", "w7 w11 w13"];
 
+#[cfg(feature = "failpoints")]
 #[test]
 fn a_killed_ingest_leaves_the_index_exactly_as_it_was() {
     let dir = tempdir();
@@ -322,6 +330,7 @@ fn a_killed_ingest_leaves_the_index_exactly_as_it_was() {
     assert_ne!(ranking(&db, QUERIES[1]), results[1]);
 }
 
+#[cfg(feature = "failpoints")]
 #[test]
 fn a_killed_ingest_or_build_that_was_creating_the_index_leaves_no_file() {
     let dir = tempdir();
@@ -348,6 +357,7 @@ fn a_killed_ingest_or_build_that_was_creating_the_index_leaves_no_file() {
     assert_check_passes(&db);
 }
 
+#[cfg(feature = "failpoints")]
 #[test]
 fn a_rebuild_never_inherits_the_wal_of_the_index_it_replaces() {
     let dir = tempdir();
@@ -427,6 +437,7 @@ fn a_rebuild_never_inherits_the_hot_journal_of_an_older_index() {
 // Concurrency
 // ---------------------------------------------------------------------------
 
+#[cfg(feature = "failpoints")]
 #[test]
 fn readers_see_the_last_committed_state_while_an_ingest_writes() {
     let dir = tempdir();
@@ -462,6 +473,7 @@ fn readers_see_the_last_committed_state_while_an_ingest_writes() {
     assert_check_passes(&db);
 }
 
+#[cfg(feature = "failpoints")]
 #[test]
 fn a_second_writer_waits_for_the_busy_timeout_then_fails_clearly() {
     let dir = tempdir();
@@ -504,6 +516,7 @@ fn a_second_writer_waits_for_the_busy_timeout_then_fails_clearly() {
     assert_check_passes(&db);
 }
 
+#[cfg(feature = "failpoints")]
 #[test]
 fn two_ingests_creating_the_same_index_do_not_overwrite_each_other() {
     let dir = tempdir();

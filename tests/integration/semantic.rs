@@ -299,6 +299,7 @@ fn a_changed_paper_is_embedded_again() {
     assert!(cosine(stored.vector(doc).unwrap(), &want) > 0.99999);
 }
 
+#[cfg(feature = "failpoints")]
 #[test]
 fn a_killed_embed_keeps_its_committed_batches_and_a_rerun_completes() {
     let dir = tempfile::tempdir().unwrap();
