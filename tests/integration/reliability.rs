@@ -492,6 +492,7 @@ fn a_second_writer_waits_for_the_busy_timeout_then_fails_clearly() {
     fs::write(&b, generated_corpus(10, 7).replace("\"gen", "\"second")).unwrap();
 
     // Writer A holds the write lock (paused just before its commit).
+    let expected = ranking(&db, "sparse attention");
     let mut first = spawn_paused(&db, &["ingest", "--quiet", a.to_str().unwrap()], "before-commit", None);
     let started = Instant::now();
     let o =
@@ -500,7 +501,7 @@ fn a_second_writer_waits_for_the_busy_timeout_then_fails_clearly() {
     one_line_error(&o, &["being written by another process", "0.3 s"]);
     assert!(waited >= Duration::from_millis(300) && waited < Duration::from_secs(4), "{waited:?}");
     // Readers are not blocked by the writer.
-    assert_eq!(ranking(&db, "sparse attention"), ranking(&db, "sparse attention"));
+    assert_eq!(ranking(&db, "sparse attention"), expected);
     first.kill().unwrap();
     first.wait().unwrap();
     assert!(dump(&db) == before);
