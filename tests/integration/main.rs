@@ -6,6 +6,7 @@
 
 mod analyzers;
 mod bench;
+mod bm25;
 mod cli;
 mod common;
 mod eval;
