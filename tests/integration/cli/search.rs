@@ -1,12 +1,17 @@
 //! `search`: the JSON and table output, its flags' ranges, empty queries.
 
+use std::time::Instant;
+
 use super::*;
 
 #[test]
 fn search_json_carries_every_field_and_consistent_scores() {
     let dir = tempfile::tempdir().unwrap();
     let db = build_mock(dir.path());
-    let full = json(&run_db(&db, &["search", "sparse attention", "--format", "json", "--limit", "1000"]));
+    let started = Instant::now();
+    let out = run_db(&db, &["search", "sparse attention", "--format", "json", "--limit", "1000"]);
+    let process_ms = started.elapsed().as_secs_f64() * 1000.0;
+    let full = json(&out);
 
     for key in ["query", "hit_count", "average_score", "top_score", "wall_time_ms", "ranked"] {
         assert!(full.get(key).is_some(), "missing top-level `{key}` in {full}");
@@ -18,7 +23,8 @@ fn search_json_carries_every_field_and_consistent_scores() {
     assert!(hit_count > 3, "expected more than 3 hits for `sparse attention`, got {hit_count}");
     let (top, avg) = (f64_of(&full, "top_score"), f64_of(&full, "average_score"));
     assert!(top >= avg && avg >= 0.0, "top {top} >= average {avg} >= 0");
-    assert!(f64_of(&full, "wall_time_ms") >= 0.0);
+    let wall = f64_of(&full, "wall_time_ms");
+    assert!(wall > 0.0 && wall < process_ms, "wall_time_ms {wall} is not within the {process_ms} ms the process ran");
     assert!((top - f64_of(&ranked[0], "final_score")).abs() < 1e-12, "top_score is the first hit's score");
     let mean = ranked.iter().map(|h| f64_of(h, "final_score")).sum::<f64>() / ranked.len() as f64;
     assert!((mean - avg).abs() < 1e-9, "average_score {avg} is the mean {mean}");
