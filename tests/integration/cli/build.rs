@@ -27,6 +27,8 @@ fn build_then_reads_in_new_processes_leave_the_db_untouched() {
         &["paper", "p001"],
     ];
     for args in reads {
+        // File times come from a coarse clock (a tick of a few ms): wait past
+        // one, so that a write by the command would change the modification time.
         std::thread::sleep(std::time::Duration::from_millis(20));
         let out = run_db(&db, args);
         assert_success(&out);
@@ -130,6 +132,7 @@ fn malformed_jsonl_fails_and_leaves_the_existing_index_unchanged() {
         ),
         ("no-id.jsonl", format!("{good}\n\n{{\"title\": \"T\"}}\n"), &[":3", "`id`", "is required"]),
     ];
+    // Past one tick of the coarse clock of file times since the build (see above).
     std::thread::sleep(std::time::Duration::from_millis(20));
     let before = snapshot(&db);
     for (name, content, needles) in &cases {
