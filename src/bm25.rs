@@ -195,6 +195,35 @@ mod tests {
     }
 
     #[test]
+    fn several_documents_of_different_lengths_match_numbers_computed_by_hand() {
+        // k1 = 1.2, b = 0.6 (neither cancels), N = 5, dl 8 / 2 / 10 / 6 / 3,
+        // avgdl = 5.8; the expected scores come from an independent Python
+        // computation of the formula in the module documentation.
+        let d = docs(&[
+            "Sparse attention sparse sparse routing of attention heads",
+            "Dense attention",
+            "Routing tables Graph routing for citation networks and sparse graphs.",
+            "Unrelated paper Nothing to see here.",
+            "Sparse Sparse-sparse.",
+        ]);
+        let bm25 = Bm25 { k1: 1.2, b: 0.6 };
+        // "sparse" counts twice; df(sparse) = 3, df(attention) = df(routing) = 2.
+        let s = reference_scores(&d, "sparse attention sparse", Analyzer::Plain, bm25);
+        let want = [2.699675715649935, 1.1144234924816203, 0.8714641851684095, 0.0, 1.8468301152924513];
+        for (i, w) in want.iter().enumerate() {
+            let got = s[&format!("d{i}")];
+            assert!((got - w).abs() < 1e-12, "d{i}: {got} vs {w}");
+        }
+        let r = reference_scores(&d, "routing", Analyzer::Plain, bm25);
+        assert!((r["d0"] - 0.7787912080755552).abs() < 1e-12 && (r["d2"] - 1.0351168540248112).abs() < 1e-12);
+        // The parts: idf(N = 5, df = 2) = ln(3.5/2.5 + 1) = ln 2.4;
+        // tf_norm(f = 3, dl = 8) = 3·2.2 / (3 + 1.2·(0.4 + 0.6·8/5.8)).
+        assert!((Bm25::idf(5, 2) - 2.4f64.ln()).abs() < 1e-15);
+        let tf = bm25.tf_norm(3, 8, 5.8);
+        assert!((tf - 6.6 / (3.0 + 1.2 * (0.4 + 0.6 * 8.0 / 5.8))).abs() < 1e-15, "{tf}");
+    }
+
+    #[test]
     fn unknown_term_scores_zero() {
         let d = docs(&["sparse attention", "low rank adapters"]);
         let s = reference_scores(&d, "distillation", Analyzer::Plain, Bm25::default());

@@ -100,7 +100,15 @@ fn gen_is_deterministic_and_realistic_and_bench_reports_every_figure() {
         let f = figures.get(name).unwrap_or_else(|| panic!("figure {name} missing"));
         assert!(f["unit"].is_string(), "{name} has no unit");
         assert!(number(f, "litindex").is_some(), "{name} has no litindex value");
-        number(f, "ratio");
+        // The ratio is litindex / FTS5 when both are there (and FTS5's is not zero), else absent.
+        let ratio = number(f, "ratio");
+        match (number(f, "litindex"), number(f, "fts5")) {
+            (Some(a), Some(b)) if b != 0.0 => {
+                let r = ratio.unwrap_or_else(|| panic!("{name} has both figures but no ratio"));
+                assert!((r - a / b).abs() <= 1e-9 * (a / b).max(1.0), "{name}: ratio {r}, but {a} / {b}");
+            }
+            _ => assert!(ratio.is_none(), "{name}: a ratio {ratio:?} without both figures"),
+        }
     }
     for name in ["build_s", "db_bytes", "bm25_top10_p50"] {
         assert!(number(figures[name], "fts5").is_some(), "{name} has no FTS5 counterpart");

@@ -62,3 +62,28 @@ pub fn build_papers(path: &Path, papers: &[Paper], bm25: Bm25) -> Store {
     build(path, &[Input::File { path: jsonl, format: Some(litindex::ingest::formats::Format::Paper) }], &opts).unwrap();
     Store::open(path).unwrap()
 }
+
+/// Whether `LITINDEX_REQUIRE_DATA=1`: the data sets and the model must be
+/// there, and a test that would skip for want of them fails instead (CI sets it).
+pub fn data_required() -> bool {
+    std::env::var("LITINDEX_REQUIRE_DATA").is_ok_and(|v| v == "1")
+}
+
+/// Skips a test for want of `what`: says so on stderr, or, under
+/// `LITINDEX_REQUIRE_DATA=1`, fails.
+pub fn skip_for_want_of(what: &str) {
+    assert!(!data_required(), "LITINDEX_REQUIRE_DATA=1, but {what}");
+    eprintln!("skipping: {what}");
+}
+
+/// `../shared/data/SUB` (`SUB` may be empty), the real data sets that are not
+/// part of the repository; `None` after [`skip_for_want_of`] when it is absent.
+pub fn shared_data(sub: &str) -> Option<PathBuf> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data").join(sub);
+    if path.exists() {
+        Some(path)
+    } else {
+        skip_for_want_of(&format!("{} is absent (the real data sets are not part of the repository)", path.display()));
+        None
+    }
+}

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::common::{litindex, stderr, stdout};
+use crate::common::{litindex, shared_data, stderr, stdout};
 
 const CORPUS: &str = r#"{"id": "d1", "title": "alpha alpha alpha", "abstract": "gamma"}
 {"id": "d2", "title": "alpha gamma", "abstract": "gamma delta"}
@@ -160,11 +160,7 @@ fn a_document_id_with_whitespace_cannot_be_written_as_trec() {
 
 #[test]
 fn scifact_english_bm25_keeps_its_published_level() {
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/scifact");
-    if !data.is_dir() {
-        eprintln!("skipping: ../shared/data/scifact is absent (the real data sets are not part of the repository)");
-        return;
-    }
+    let Some(data) = shared_data("scifact") else { return };
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("scifact.db");
     let o = litindex()

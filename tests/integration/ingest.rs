@@ -8,7 +8,7 @@ use litindex::search::bm25_scores;
 use litindex::store::Store;
 use serde_json::Value;
 
-use crate::common::{litindex, stderr, stdout};
+use crate::common::{litindex, shared_data, stderr, stdout};
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/ingest").join(name)
@@ -402,30 +402,19 @@ fn every_fixture_ingests() {
     assert_eq!(shared["id"], "2101.00001", "{shared}");
 }
 
-/// `../shared/data`, or `None` (with a note) when it is absent.
-fn shared_data() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
-    if p.is_dir() {
-        Some(p)
-    } else {
-        eprintln!("skipping: ../shared/data is absent (the real data sets are not part of the repository)");
-        None
-    }
-}
-
 #[test]
 fn real_data_scifact_and_cacm_ingest() {
-    let Some(data) = shared_data() else { return };
+    let (Some(scifact), Some(cacm_data)) = (shared_data("scifact"), shared_data("cacm")) else { return };
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("real.db");
-    let scifact = data.join("scifact/corpus.jsonl.gz");
+    let scifact = scifact.join("corpus.jsonl.gz");
     let out = ok_ingest(&db, &[scifact.to_str().unwrap()]);
     assert!(out.contains("(beir)") && out.lines().count() == 1, "{out}");
     assert_eq!(json_of(&db, &["stats"])["papers"], 5183);
 
     let cacm = dir.path().join("cacm.db");
-    let papers = data.join("cacm/papers.jsonl");
-    let edges = data.join("cacm/citations_directed.tsv");
+    let papers = cacm_data.join("papers.jsonl");
+    let edges = cacm_data.join("citations_directed.tsv");
     let out = ok_ingest(&cacm, &[papers.to_str().unwrap(), edges.to_str().unwrap()]);
     assert!(out.contains("(paper, edges)"), "{out}");
     let stats = json_of(&cacm, &["stats"]);

@@ -1,14 +1,21 @@
 //! Integration tests: one binary, one module per area.
 //!
-//! `cli` drives the real `litindex` binary against temporary databases;
+//! `cli` drives the real `litindex` binary against temporary databases
+//! (one submodule per command);
 //! `properties` holds the two-implementations-agree property tests;
 //! `retrieval` checks ranking behaviour on the built-in mock corpus.
+//!
+//! The tests that crash or pause the binary at failpoints need
+//! `cargo test --features failpoints`; `failpoints` says so when they are
+//! compiled out.
 
 mod analyzers;
 mod bench;
+mod bm25;
 mod cli;
 mod common;
 mod eval;
+mod failpoints;
 mod hostile;
 mod ingest;
 mod one_path;

