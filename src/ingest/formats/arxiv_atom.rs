@@ -15,12 +15,16 @@
 //! An entry titled `Error` whose id is not an arXiv id is how the API
 //! reports a bad query: that is a fault of the whole file
 //! ([`ReadError::File`]) carrying the entry's summary. Malformed or truncated
-//! XML is also a file fault, naming the byte offset. Items are located
+//! XML is also a file fault, naming the byte offset, and so is text that is
+//! not UTF-8; a lone `&` or an unknown entity is an error of the field it is
+//! in (and nothing in an ignored element). Items are located
 //! `file: byte N (entry K)`, N being the offset of the entry's start tag.
 
 use std::io::{self, BufRead};
 use std::path::PathBuf;
 
+use quick_xml::errors::IllFormedError;
+use quick_xml::escape::resolve_predefined_entity;
 use quick_xml::events::Event;
 use quick_xml::name::ResolveResult;
 use quick_xml::NsReader;
@@ -29,8 +33,8 @@ use super::{collapse_ws, field_err, file_fault, record_error, FieldError, Input,
 use crate::ingest::ids::PaperId;
 use crate::ingest::record::{Item, Record};
 
-const ATOM_NS: &[u8] = b"http://www.w3.org/2005/Atom";
-const ARXIV_NS: &[u8] = b"http://arxiv.org/schemas/atom";
+const ATOM_NS: &str = "http://www.w3.org/2005/Atom";
+const ARXIV_NS: &str = "http://arxiv.org/schemas/atom";
 
 pub fn read(input: Input) -> Items {
     let mut reader = NsReader::from_reader(input.reader);
@@ -145,6 +149,18 @@ impl Feed {
             Err(quick_xml::Error::Io(e)) => {
                 return Err(ReadError::File(file_fault(&self.path, io::Error::new(e.kind(), e.to_string()))))
             }
+            // A lone `&`: the reader has read past it, so, like an unknown entity, it spoils only its text.
+            Err(quick_xml::Error::IllFormed(IllFormedError::UnclosedReference)) => {
+                return Ok(Ev::Text(Err("a `&` that starts no entity or character reference".into())))
+            }
+            // The reader checks UTF-8 as it reads, and cannot go on; `error_position` is not set for this.
+            Err(e @ quick_xml::Error::Encoding(_)) => {
+                return Err(ReadError::File(anyhow::anyhow!(
+                    "{}: malformed XML before byte {}: {e}",
+                    self.path.display(),
+                    self.reader.buffer_position()
+                )))
+            }
             Err(e) => {
                 return Err(ReadError::File(anyhow::anyhow!(
                     "{}: malformed XML at byte {}: {e}",
@@ -154,15 +170,23 @@ impl Feed {
             }
         };
         let ns = match resolved {
-            ResolveResult::Bound(n) if n.as_ref() == ATOM_NS => Ns::Atom,
-            ResolveResult::Bound(n) if n.as_ref() == ARXIV_NS => Ns::Arxiv,
+            ResolveResult::Bound(n) if n.into_inner() == ATOM_NS => Ns::Atom,
+            ResolveResult::Bound(n) if n.into_inner() == ARXIV_NS => Ns::Arxiv,
             _ => Ns::Other,
         };
         Ok(match event {
-            Event::Start(e) => Ev::Start(ns, String::from_utf8_lossy(e.local_name().as_ref()).into_owned()),
+            Event::Start(e) => Ev::Start(ns, e.local_name().as_ref().to_string()),
             Event::End(_) => Ev::End,
-            Event::Text(t) => Ev::Text(t.unescape().map(|c| c.into_owned()).map_err(|e| e.to_string())),
-            Event::CData(c) => Ev::Text(c.decode().map(|c| c.into_owned()).map_err(|e| e.to_string())),
+            Event::Text(t) => Ev::Text(Ok(t.xml10_content().into_owned())),
+            Event::CData(c) => Ev::Text(Ok(c.xml10_content().into_owned())),
+            // `&amp;`, `&#233;`: the reader reports each reference on its own, between texts.
+            Event::GeneralRef(r) => Ev::Text(match r.resolve_char_ref() {
+                Ok(Some(c)) => Ok(c.to_string()),
+                Ok(None) => resolve_predefined_entity(&r)
+                    .map(str::to_string)
+                    .ok_or_else(|| format!("unrecognized entity `&{};`", &*r)),
+                Err(e) => Err(e.to_string()),
+            }),
             Event::Eof => Ev::Eof,
             // Empty elements are expanded to Start + End; the rest carries no data.
             _ => Ev::Text(Ok(String::new())),
@@ -482,6 +506,59 @@ mod tests {
             }
             other => panic!("expected a record, got {other:?}"),
         }
+    }
+
+    /// Predefined entities and character references inside a captured
+    /// element are resolved, CDATA is kept verbatim; an unknown entity is a
+    /// record error of that field.
+    #[test]
+    fn entities_char_refs_and_cdata_are_text() {
+        let feed = br#"<feed xmlns="http://www.w3.org/2005/Atom">
+<entry><id>http://arxiv.org/abs/2101.00001v1</id><title>Caf&#233; &#x2013; &lt;Dense&gt; &amp; &quot;Sparse&quot;&apos;s</title><summary><![CDATA[a <b>bold</b> & plain]]> end</summary><author><name>Ren&#xE9;e</name></author></entry>
+<entry><id>http://arxiv.org/abs/2101.00002v1</id><title>T</title><summary>x &nbsp; y</summary></entry>
+</feed>"#;
+        let items = read_bytes(feed);
+        assert_eq!(items.len(), 2, "{items:?}");
+        match &items[0] {
+            Ok((Item::Record(r), _)) => {
+                assert_eq!(r.title, "Café – <Dense> & \"Sparse\"'s");
+                assert_eq!(r.abstract_, "a <b>bold</b> & plain end");
+                assert_eq!(r.authors, ["Renée"]);
+            }
+            other => panic!("expected a record, got {other:?}"),
+        }
+        match &items[1] {
+            Err(ReadError::Record(e)) => {
+                assert_eq!(e.field.as_deref(), Some("summary"));
+                assert!(e.message.contains("nbsp"), "{}", e.message);
+            }
+            other => panic!("expected a record error, got {other:?}"),
+        }
+    }
+
+    /// A lone `&` spoils the text it is in (a record error when that text is
+    /// a field, nothing when it is ignored); text that is not UTF-8 ends the
+    /// feed with a file error naming the byte reached.
+    #[test]
+    fn lone_ampersands_and_bad_utf8() {
+        let feed = br#"<feed xmlns="http://www.w3.org/2005/Atom" xmlns:arxiv="http://arxiv.org/schemas/atom">
+<entry><id>http://arxiv.org/abs/2101.00001v1</id><title>Dense & Sparse</title></entry>
+<entry><id>http://arxiv.org/abs/2101.00002v1</id><title>T</title><arxiv:comment>5 pages & 2 figures</arxiv:comment></entry>
+</feed>"#;
+        let items = read_bytes(feed);
+        assert_eq!(items.len(), 2, "{items:?}");
+        match &items[0] {
+            Err(ReadError::Record(e)) => {
+                assert_eq!(e.field.as_deref(), Some("title"));
+                assert!(e.message.contains('&'), "{}", e.message);
+            }
+            other => panic!("expected a record error, got {other:?}"),
+        }
+        assert!(matches!(&items[1], Ok((Item::Record(r), _)) if r.title == "T"), "{:?}", items[1]);
+
+        let latin1 = b"<feed xmlns=\"http://www.w3.org/2005/Atom\"><entry><id>http://arxiv.org/abs/2101.00001v1</id><title>Caf\xe9</title></entry></feed>";
+        let msg = file_error(&read_bytes(latin1));
+        assert!(msg.contains("malformed XML before byte 102"), "{msg}");
     }
 
     #[test]

@@ -435,19 +435,4 @@ pub(crate) const SHARED_ABSTRACT: &str = "We route each query to a sparse mixtur
     mixture matches a dense retriever ten times its size.";
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn format_names_round_trip() {
-        for f in Format::ALL {
-            assert_eq!(f.name().parse::<Format>().unwrap(), f);
-        }
-        assert!("bibtex".parse::<Format>().is_err());
-    }
-
-    #[test]
-    fn collapse_whitespace() {
-        assert_eq!(collapse_ws("  A\n  title\twith   gaps "), "A title with gaps");
-    }
-}
+mod tests;

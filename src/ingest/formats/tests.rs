@@ -1,0 +1,184 @@
+//! Tests of the format layer as a whole: format names, and every format
+//! over every fixture in `tests/fixtures/ingest/` (sniffing, reading,
+//! damaged copies).
+
+use std::io::Write;
+use std::path::Path;
+
+use super::*;
+use crate::ingest::record::Link;
+
+fn fixture(name: &str) -> std::path::PathBuf {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/ingest")).join(name)
+}
+
+#[test]
+fn format_names_round_trip() {
+    for f in Format::ALL {
+        assert_eq!(f.name().parse::<Format>().unwrap(), f);
+    }
+    assert!("bibtex".parse::<Format>().is_err());
+}
+
+#[test]
+fn collapse_whitespace() {
+    assert_eq!(collapse_ws("  A\n  title\twith   gaps "), "A title with gaps");
+}
+
+/// `sniff` over every fixture of this directory (and small inline Paper and
+/// edges files).
+#[test]
+fn sniff_recognises_every_fixture() {
+    let expected = [
+        ("beir_corpus.jsonl", Format::Beir),
+        ("arxiv_oai.jsonl", Format::ArxivOai),
+        ("arxiv_atom.xml", Format::ArxivAtom),
+        ("arxiv_atom_error.xml", Format::ArxivAtom),
+        ("s2_paper.json", Format::S2),
+        ("s2_batch.json", Format::S2),
+        ("s2_batch_array.json", Format::S2),
+        ("s2_references.json", Format::S2),
+        ("s2_citations.json", Format::S2),
+        ("s2_papers.jsonl", Format::S2Papers),
+        ("s2_abstracts.jsonl", Format::S2Abstracts),
+        ("s2_citations.jsonl", Format::S2Citations),
+        ("openalex_work.json", Format::OpenAlex),
+        ("openalex_list.json", Format::OpenAlex),
+        ("openalex_works.jsonl", Format::OpenAlex),
+        ("edges.tsv", Format::Edges),
+    ];
+    let mut wrong = Vec::new();
+    for (name, format) in expected {
+        let got = sniff(&mut open_input(&fixture(name)).unwrap());
+        if got.as_ref().ok() != Some(&format) {
+            wrong.push(format!("{name}: expected {format}, got {got:?}"));
+        }
+    }
+    for (text, format) in [
+        ("{\"id\": \"p001\", \"title\": \"A paper\", \"year\": 2020}\n", Format::Paper),
+        ("p001\tp002\np002\tp003\n", Format::Edges),
+    ] {
+        let mut f = tempfile::NamedTempFile::new().unwrap();
+        f.write_all(text.as_bytes()).unwrap();
+        f.flush().unwrap();
+        let got = sniff(&mut open_input(f.path()).unwrap());
+        if got.as_ref().ok() != Some(&format) {
+            wrong.push(format!("inline {format}: got {got:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}
+
+/// Every fixture, read with the format `sniff` picks, parses without a
+/// single error (the shared paper and its neighbours are all well formed).
+#[test]
+fn every_fixture_parses_cleanly_through_read() {
+    let names = [
+        "beir_corpus.jsonl",
+        "arxiv_oai.jsonl",
+        "arxiv_atom.xml",
+        "s2_paper.json",
+        "s2_batch.json",
+        "s2_batch_array.json",
+        "s2_papers.jsonl",
+        "s2_abstracts.jsonl",
+        "s2_citations.jsonl",
+        "openalex_work.json",
+        "openalex_list.json",
+        "openalex_works.jsonl",
+        "edges.tsv",
+    ];
+    for name in names {
+        let mut input = open_input(&fixture(name)).unwrap();
+        let format = sniff(&mut input).unwrap();
+        let items: Vec<_> = super::read(format, input, &FormatOptions::default()).unwrap().collect();
+        assert!(!items.is_empty(), "{name}");
+        for item in items {
+            assert!(item.is_ok(), "{name}: {}", item.unwrap_err());
+        }
+    }
+    // The edges fixture names the shared paper under two spellings.
+    let links: Vec<Item> =
+        crate::ingest::formats::edges::read(open_input(&fixture("edges.tsv")).unwrap()).map(|r| r.unwrap().0).collect();
+    assert_eq!(
+        links,
+        vec![
+            Item::Link(Link {
+                citing: PaperId::Arxiv("2101.00001".into()),
+                cited: PaperId::OpenAlex("W2000000002".into())
+            }),
+            Item::Link(Link {
+                citing: PaperId::Doi("10.1234/shared.paper.2021".into()),
+                cited: PaperId::CorpusId(1111)
+            }),
+        ]
+    );
+}
+
+/// Every format over truncated and corrupted copies of every fixture:
+/// errors are fine, panics are not.
+#[test]
+fn no_format_panics_on_damaged_fixtures() {
+    let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/ingest"));
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut names: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    names.sort();
+    for path in names {
+        let bytes = std::fs::read(&path).unwrap();
+        let mut variants: Vec<Vec<u8>> = Vec::new();
+        for k in 1..6 {
+            variants.push(bytes[..bytes.len() * k / 6].to_vec());
+        }
+        for _ in 0..6 {
+            let mut v = bytes.clone();
+            for _ in 0..4 {
+                let i = (next() % v.len() as u64) as usize;
+                v[i] = [b'"', b'{', b']', b'<', b'>', b'\n', b'\t', 0xc3, 0xff, b'0'][(next() % 10) as usize];
+            }
+            variants.push(v);
+        }
+        for v in variants {
+            let mut f = tempfile::NamedTempFile::new().unwrap();
+            f.write_all(&v).unwrap();
+            f.flush().unwrap();
+            for format in Format::ALL {
+                let opts = FormatOptions { paper: Some(PaperId::CorpusId(1)), ..FormatOptions::default() };
+                if let Ok(items) = super::read(format, open_input(f.path()).unwrap(), &opts) {
+                    for item in items.take(10_000) {
+                        if matches!(item, Err(ReadError::File(_))) {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `sniff` on the compact (one-line) form of each whole-document fixture,
+/// which is what the APIs actually send. Ignored: a compact OpenAlex list
+/// page `{"meta": …, "results": [...]}` is not recognised (its top-level
+/// keys name no format, and the whole-text fallback is only tried when
+/// the first line is not a complete object).
+#[test]
+fn sniff_recognises_compact_documents() {
+    for (name, format) in [
+        ("s2_paper.json", Format::S2),
+        ("s2_batch.json", Format::S2),
+        ("s2_references.json", Format::S2),
+        ("openalex_work.json", Format::OpenAlex),
+        ("openalex_list.json", Format::OpenAlex),
+    ] {
+        let v: serde_json::Value = serde_json::from_slice(&std::fs::read(fixture(name)).unwrap()).unwrap();
+        let mut f = tempfile::NamedTempFile::new().unwrap();
+        f.write_all(v.to_string().as_bytes()).unwrap();
+        f.flush().unwrap();
+        assert_eq!(sniff(&mut open_input(f.path()).unwrap()).ok(), Some(format), "compact {name}");
+    }
+}
