@@ -27,6 +27,7 @@ pub fn run(args: &IngestArgs, db: &Path, out: &mut dyn Write) -> anyhow::Result<
             analyzer: args.analyzer,
             bm25,
             progress,
+            notes: Some(&super::print_note),
         };
         ingest(db, &inputs, &opts)
     })?;

@@ -105,5 +105,10 @@ fn open_for_reading(db: &Db) -> anyhow::Result<Store> {
             build::build_mock(path)?;
         }
     }
-    Store::open(db.path())
+    Store::open_with_notes(db.path(), &print_note)
+}
+
+/// Writes a note from the library on stderr.
+pub fn print_note(note: &str) {
+    eprintln!("litindex: note: {note}");
 }

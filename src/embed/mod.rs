@@ -100,7 +100,7 @@ struct Job {
 /// current vector for the model, `batch` papers per transaction, so a killed
 /// run keeps what it committed and a rerun finishes the rest.
 pub fn embed_index(db: &Path, opts: &EmbedOptions) -> anyhow::Result<EmbedReport> {
-    let mut conn = open_for_writing(db)?;
+    let mut conn = open_for_writing(db, &|_| {})?;
     let recorded = vectors::models(&conn)?;
     let dir = resolve_model_dir(opts.model_dir.as_deref(), &recorded)?;
     let loading = Instant::now();

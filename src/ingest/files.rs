@@ -20,7 +20,7 @@ use crate::analyzer::Analyzer;
 use crate::bm25::Bm25;
 use crate::failpoint::failpoint_at;
 use crate::paper::{Item, PaperId};
-use crate::store::{create_index, create_new_index, explain, open_for_writing, write_transaction};
+use crate::store::{create_index, create_new_index, explain, open_for_writing, write_transaction, Notes};
 
 /// How many skipped records are listed by line.
 pub const LISTED_SKIPS: usize = 20;
@@ -62,6 +62,8 @@ pub struct IngestOptions<'a> {
     pub bm25: Bm25,
     /// Called every few hundred items.
     pub progress: Option<&'a dyn Fn(Progress)>,
+    /// Told what a user should know (an older index being upgraded).
+    pub notes: Option<Notes<'a>>,
 }
 
 /// What an ingest did, with the inputs' formats and the skipped records.
@@ -81,7 +83,7 @@ pub fn ingest(db: &Path, inputs: &[Input], opts: &IngestOptions) -> anyhow::Resu
     anyhow::ensure!(!inputs.is_empty(), "no input files given");
     let run = |conn: &Connection| ingest_into(conn, inputs, opts);
     let result = if db.exists() {
-        open_for_writing(db).and_then(|mut conn| write_transaction(&mut conn, run))
+        open_for_writing(db, opts.notes.unwrap_or(&|_| {})).and_then(|mut conn| write_transaction(&mut conn, run))
     } else {
         create_new_index(db, opts.analyzer, opts.bm25, run).map(|mut s| {
             s.created = true;

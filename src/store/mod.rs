@@ -45,7 +45,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 use rusqlite::ffi::ErrorCode;
-use rusqlite::{Connection, DatabaseName, OpenFlags, TransactionBehavior};
+use rusqlite::{Connection, OpenFlags, TransactionBehavior, MAIN_DB};
 
 use crate::failpoint::failpoint;
 
@@ -68,6 +68,10 @@ pub const PAGE_SIZE: i64 = 8192;
 /// `.litindex-build-PID-XXXXXX.db`, beside the index.
 const TEMP_PREFIX: &str = ".litindex-build-";
 
+/// Where the store sends what a user should know (the library never
+/// prints): the binary writes each note on stderr as `litindex: note: …`.
+pub type Notes<'a> = &'a dyn Fn(&str);
+
 /// An open index.
 pub struct Store {
     conn: Connection,
@@ -82,13 +86,20 @@ impl Store {
     /// read the usual way (read-only here: SQLite cannot create its `-wal`
     /// and `-shm` files) is opened with `immutable=1`, and stderr says so.
     pub fn open(path: &Path) -> anyhow::Result<Store> {
+        Store::open_with_notes(path, &|_| {})
+    }
+
+    /// [`Store::open`], telling `note` what a user should know: that the
+    /// file is read as immutable, or that an older schema is being upgraded
+    /// (said before the upgrade starts: on a large index it takes minutes).
+    pub fn open_with_notes(path: &Path, note: Notes) -> anyhow::Result<Store> {
         if !path.exists() {
             bail!("no index at {}; run `litindex build --db {}` first", path.display(), path.display());
         }
         if path.is_dir() {
             bail!("{} is a directory, not a litindex database", path.display());
         }
-        let (conn, immutable) = open_read_only(path)?;
+        let (conn, immutable) = open_read_only(path, note)?;
         let version = check_identity(&conn, path)?;
         let conn = if version < SCHEMA_VERSION {
             if immutable {
@@ -103,7 +114,7 @@ impl Store {
                 Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX)
                     .with_context(|| format!("cannot open {} to migrate it", path.display()))?;
             configure_writer(&rw)?;
-            say_migrating(path, version);
+            note(&migrating(path, version));
             migrate::migrate(&mut rw)
                 .map_err(|e| explain(e, path))
                 .with_context(|| format!("cannot migrate {}", path.display()))?;
@@ -137,16 +148,16 @@ impl Store {
 /// checkpoints and removes them, so reading leaves nothing beside the index.
 /// A file this user cannot write is opened read-only when those side files
 /// exist, and with `immutable=1` when they do not (or cannot be created).
-fn open_read_only(path: &Path) -> anyhow::Result<(Connection, bool)> {
+fn open_read_only(path: &Path, note: Notes) -> anyhow::Result<(Connection, bool)> {
     let side_files = side_file(path, "-wal").exists() || side_file(path, "-shm").exists();
     let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX)
         .with_context(|| format!("cannot open {}", path.display()))?;
-    let conn = if conn.is_readonly(DatabaseName::Main)? {
+    let conn = if conn.is_readonly(MAIN_DB)? {
         drop(conn);
         if !side_files {
             // Reading it normally would create a -wal and -shm owned by this
             // user (where the directory allows it), which its owner could not write.
-            return open_immutable(path, "it is read-only for this user");
+            return open_immutable(path, "it is read-only for this user", note);
         }
         Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)
             .with_context(|| format!("cannot open {}", path.display()))?
@@ -160,7 +171,7 @@ fn open_read_only(path: &Path) -> anyhow::Result<(Connection, bool)> {
         Ok(_) => Ok((conn, false)),
         Err(e) if matches!(sqlite_code(&e), Some(ErrorCode::ReadOnly | ErrorCode::CannotOpen)) => {
             drop(conn);
-            open_immutable(path, "SQLite cannot create its -wal and -shm files in its directory")
+            open_immutable(path, "SQLite cannot create its -wal and -shm files in its directory", note)
         }
         // Not a database, or damaged: `check_identity` names it.
         Err(e) if matches!(sqlite_code(&e), Some(ErrorCode::NotADatabase)) => Ok((conn, false)),
@@ -171,7 +182,7 @@ fn open_read_only(path: &Path) -> anyhow::Result<(Connection, bool)> {
 /// Opens `path` with `immutable=1`: no locks, no side files, and changes
 /// others make meanwhile are not seen. Refused when the `-wal` holds changes
 /// not yet in the file, which an immutable reader would miss.
-fn open_immutable(path: &Path, why: &str) -> anyhow::Result<(Connection, bool)> {
+fn open_immutable(path: &Path, why: &str, note: Notes) -> anyhow::Result<(Connection, bool)> {
     let wal = side_file(path, "-wal");
     if std::fs::metadata(&wal).map(|m| m.len() > 0).unwrap_or(false) {
         bail!(
@@ -182,10 +193,10 @@ fn open_immutable(path: &Path, why: &str) -> anyhow::Result<(Connection, bool)> 
             path.display()
         );
     }
-    eprintln!(
-        "litindex: note: reading {} as immutable ({why}); changes other processes make meanwhile are not seen",
+    note(&format!(
+        "reading {} as immutable ({why}); changes other processes make meanwhile are not seen",
         path.display()
-    );
+    ));
     let abs = path.canonicalize().with_context(|| format!("cannot open {}", path.display()))?;
     let uri = format!("file:{}?immutable=1", uri_escape(&abs));
     let conn = Connection::open_with_flags(
@@ -219,7 +230,7 @@ fn uri_escape(path: &Path) -> String {
 /// no lock held by another connection of this process is disturbed).
 fn writable(path: &Path) -> bool {
     Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX)
-        .and_then(|c| c.is_readonly(DatabaseName::Main))
+        .and_then(|c| c.is_readonly(MAIN_DB))
         .map(|ro| !ro)
         .unwrap_or(false)
 }
@@ -233,7 +244,7 @@ fn side_file(path: &Path, suffix: &str) -> PathBuf {
 
 /// Opens an existing index for writing (migrating an older schema) and
 /// makes sure it uses write-ahead logging.
-pub fn open_for_writing(path: &Path) -> anyhow::Result<Connection> {
+pub fn open_for_writing(path: &Path, note: Notes) -> anyhow::Result<Connection> {
     if !path.is_file() {
         bail!("no index at {}", path.display());
     }
@@ -241,13 +252,13 @@ pub fn open_for_writing(path: &Path) -> anyhow::Result<Connection> {
         Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX)
             .with_context(|| format!("cannot open {} for writing", path.display()))?;
     configure_writer(&conn)?;
-    if conn.is_readonly(DatabaseName::Main)? {
+    if conn.is_readonly(MAIN_DB)? {
         bail!("cannot write to {}: the file is read-only (its permissions, or the file system)", path.display());
     }
     let version = check_identity(&conn, path)?;
     set_wal(&conn, path)?;
     if version < SCHEMA_VERSION {
-        say_migrating(path, version);
+        note(&migrating(path, version));
         migrate::migrate(&mut conn)
             .map_err(|e| explain(e, path))
             .with_context(|| format!("cannot migrate {}", path.display()))?;
@@ -255,13 +266,13 @@ pub fn open_for_writing(path: &Path) -> anyhow::Result<Connection> {
     Ok(conn)
 }
 
-/// Tells stderr that an existing index is being upgraded: it happens once,
-/// but rewrites its largest tables (minutes for millions of papers).
-fn say_migrating(path: &Path, version: i64) {
-    eprintln!(
-        "litindex: upgrading {} from schema version {version} to {SCHEMA_VERSION} (once; a large index takes a while)",
+/// The note that an existing index is being upgraded: it happens once, but
+/// rewrites its largest tables (minutes for millions of papers).
+fn migrating(path: &Path, version: i64) -> String {
+    format!(
+        "upgrading {} from schema version {version} to {SCHEMA_VERSION} (once; a large index takes a while)",
         path.display()
-    );
+    )
 }
 
 /// Switches `conn`'s database to write-ahead logging (a no-op when it already
