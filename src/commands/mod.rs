@@ -7,13 +7,13 @@ mod check;
 mod dupes;
 mod embed;
 mod eval;
-mod gen;
 mod ingest;
 mod neighbors;
 mod paper;
 mod run;
 mod search;
 mod stats;
+mod synth;
 
 use std::fmt;
 use std::io::Write;
@@ -76,7 +76,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Eval(args) => eval::run(&args, &open_for_reading(&db)?, out),
         Command::Run(args) => run::run(&args, &open_for_reading(&db)?, out),
         Command::Check(args) => check::run(&args, &open_for_reading(&db)?, out),
-        Command::Gen(args) => gen::run(&args, out),
+        Command::Gen(args) => synth::run(&args, out),
         Command::Bench(args) => bench::run(&args, out),
         Command::Embed(args) => embed::run(&args, db.path(), out),
     }
