@@ -9,8 +9,5 @@ pub mod engine;
 pub mod files;
 pub mod formats;
 
-// The domain types once lived here; the formats still name them so.
-pub(crate) use crate::paper::{ids, record};
-
 pub use engine::IngestReport;
 pub use files::{build, ingest, IngestOptions, IngestSummary, Input, Progress, LISTED_SKIPS};

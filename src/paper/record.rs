@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::ids::PaperId;
+use crate::paper::PaperId;
 
 /// The sources litindex knows, by name. The name is the first half of a
 /// record's key `(source, source_id)` and decides text precedence.

@@ -30,8 +30,8 @@ use quick_xml::name::ResolveResult;
 use quick_xml::NsReader;
 
 use super::{collapse_ws, field_err, file_fault, record_error, FieldError, Input, Items, Located, ReadError};
-use crate::ingest::ids::PaperId;
-use crate::ingest::record::{Item, Record};
+use crate::paper::PaperId;
+use crate::paper::{Item, Record};
 
 const ATOM_NS: &str = "http://www.w3.org/2005/Atom";
 const ARXIV_NS: &str = "http://arxiv.org/schemas/atom";

@@ -21,8 +21,8 @@ use serde_json::{Map, Value};
 
 use super::s2::stop_after_file_error;
 use super::{collapse_ws, field_err, json_lines, kind, object, opt_str, FieldError, Format, Input, Items};
-use crate::ingest::ids::PaperId;
-use crate::ingest::record::{Item, Record};
+use crate::paper::PaperId;
+use crate::paper::{Item, Record};
 
 pub fn read(input: Input) -> Items {
     stop_after_file_error(json_lines(input, Format::ArxivOai, |value| Ok(vec![Item::Record(parse(value)?)])))

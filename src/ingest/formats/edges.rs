@@ -3,8 +3,8 @@
 //! columns are ignored; blank lines are skipped.
 
 use super::{file_fault, read_line_limited, record_error, Input, Items, Line, MAX_LINE};
-use crate::ingest::ids::PaperId;
-use crate::ingest::record::{Item, Link};
+use crate::paper::PaperId;
+use crate::paper::{Item, Link};
 
 pub fn read(input: Input) -> Items {
     let path = input.path;

@@ -28,8 +28,8 @@ use serde_json::{Map, Value};
 
 pub(crate) use crate::fields::*;
 
-use super::ids::PaperId;
-use super::record::Item;
+use crate::paper::Item;
+use crate::paper::PaperId;
 use crate::paper::RecordError;
 
 pub use mock::{read_mock, MOCK};

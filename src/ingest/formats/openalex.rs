@@ -23,8 +23,8 @@ use super::{
     collapse_ws, field_err, json_document, json_lines, kind, object, opt_str, opt_year, record_error, req_str,
     FieldError, Format, Input, Items, Located, ReadError,
 };
-use crate::ingest::ids::PaperId;
-use crate::ingest::record::{Item, Record};
+use crate::paper::PaperId;
+use crate::paper::{Item, Record};
 
 pub fn read(input: Input) -> anyhow::Result<Items> {
     let (input, lines) = split_json_lines(input)?;

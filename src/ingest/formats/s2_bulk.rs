@@ -23,8 +23,8 @@ use super::s2::{authors, corpus_id, external_ids, stop_after_file_error};
 use super::{
     collapse_ws, field_err, json_lines, object, opt_str, opt_year, FieldError, Format, FormatOptions, Input, Items,
 };
-use crate::ingest::ids::PaperId;
-use crate::ingest::record::{Item, Link, Record};
+use crate::paper::PaperId;
+use crate::paper::{Item, Link, Record};
 
 pub fn read_papers(input: Input, _opts: &FormatOptions) -> Items {
     stop_after_file_error(json_lines(input, Format::S2Papers, |value| Ok(vec![Item::Record(paper(value)?)])))

@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::Path;
 
 use super::*;
-use crate::ingest::record::Link;
+use crate::paper::Link;
 
 fn fixture(name: &str) -> std::path::PathBuf {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/ingest")).join(name)

@@ -40,7 +40,7 @@ use std::sync::atomic::Ordering;
 use serde_json::Value;
 
 use super::{file_fault, json_document, json_lines, object, Format, FormatOptions, Input, Items, ReadError};
-use crate::ingest::record::Item;
+use crate::paper::Item;
 use pages::document;
 use paper_object::paper;
 pub(super) use paper_object::{authors, corpus_id, external_ids};

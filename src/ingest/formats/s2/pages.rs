@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::paper;
 use crate::ingest::formats::{kind, record_error, FormatOptions, Located, ReadError};
-use crate::ingest::record::{Item, Link};
+use crate::paper::{Item, Link};
 
 /// The items of a whole document.
 pub(super) fn document(

@@ -6,8 +6,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use serde_json::{Map, Value};
 
 use crate::ingest::formats::{collapse_ws, field_err, kind, opt_str, opt_year, FieldError};
-use crate::ingest::ids::PaperId;
-use crate::ingest::record::Record;
+use crate::paper::PaperId;
+use crate::paper::Record;
 
 /// A paper object.
 pub(super) fn paper(obj: &Map<String, Value>, skipped: &AtomicU64) -> Result<Record, FieldError> {

@@ -3,8 +3,8 @@ use std::path::{Path, PathBuf};
 
 use super::super::{open_input, Located};
 use super::*;
-use crate::ingest::ids::PaperId;
-use crate::ingest::record::{Link, Record};
+use crate::paper::PaperId;
+use crate::paper::{Link, Record};
 
 const SHA: &str = "0123456789abcdef0123456789abcdef01234567";
 const REF_SHA: &str = "fedcba9876543210fedcba9876543210fedcba98";
