@@ -45,7 +45,7 @@ impl Analyzer {
 
     /// Whether `word` is a stop word this analyzer drops (case-insensitive;
     /// `’` counts as `'`). Always false for `plain`, which has none.
-    pub fn is_stop_word(self, word: &str) -> bool {
+    pub(crate) fn is_stop_word(self, word: &str) -> bool {
         match self {
             Analyzer::Plain => false,
             Analyzer::English => is_english_stop_word(&normalize_word(word)),

@@ -72,7 +72,7 @@ impl Bm25 {
     }
 
     /// [`Bm25::weight`] with the statistics read from `stats`.
-    pub fn term_weight(&self, stats: &impl CorpusStats, term: &str, query_count: u32) -> TermWeight {
+    pub(crate) fn term_weight(&self, stats: &impl CorpusStats, term: &str, query_count: u32) -> TermWeight {
         self.weight(stats.num_docs(), stats.avg_doc_len(), stats.doc_freq(term), query_count)
     }
 }
@@ -99,7 +99,7 @@ impl TermWeight {
 }
 
 /// Query tokens with their multiplicity, in first-occurrence order.
-pub fn query_terms(analyzer: Analyzer, query: &str) -> Vec<(String, u32)> {
+pub(crate) fn query_terms(analyzer: Analyzer, query: &str) -> Vec<(String, u32)> {
     let mut order: Vec<(String, u32)> = Vec::new();
     let mut pos: HashMap<String, usize> = HashMap::new();
     for tok in analyzer.tokenize(query) {

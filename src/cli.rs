@@ -4,11 +4,11 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::analyzer::Analyzer;
-use crate::bm25::{DEFAULT_B, DEFAULT_K1};
-use crate::embed::{DEFAULT_EMBED_BATCH, MODEL_DIR_ENV};
-use crate::graph::Direction;
-use crate::search::{
+use litindex::analyzer::Analyzer;
+use litindex::bm25::{DEFAULT_B, DEFAULT_K1};
+use litindex::embed::{DEFAULT_EMBED_BATCH, MODEL_DIR_ENV};
+use litindex::graph::Direction;
+use litindex::search::{
     Fusion, GraphScore, Mode, SearchParams, SemanticParams, Weights, DEFAULT_DENSE_K, DEFAULT_RERANK_WEIGHT,
 };
 
@@ -124,7 +124,7 @@ pub struct IngestArgs {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FormatChoice {
     Auto,
-    Named(crate::ingest::formats::Format),
+    Named(litindex::ingest::formats::Format),
 }
 
 #[derive(Debug, Args)]
@@ -140,7 +140,7 @@ pub struct SearchArgs {
     #[command(flatten)]
     pub search: SearchOpts,
     /// How many hits to print
-    #[arg(long, default_value_t = crate::search::DEFAULT_LIMIT)]
+    #[arg(long, default_value_t = litindex::search::DEFAULT_LIMIT)]
     pub limit: usize,
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,

@@ -25,17 +25,17 @@
 pub const ENABLED: bool = cfg!(feature = "failpoints");
 
 #[cfg(feature = "failpoints")]
-pub use armed::{failpoint, failpoint_at};
+pub(crate) use armed::{failpoint, failpoint_at};
 
 /// Without the feature: does nothing.
 #[cfg(not(feature = "failpoints"))]
 #[inline(always)]
-pub fn failpoint(_name: &str) {}
+pub(crate) fn failpoint(_name: &str) {}
 
 /// Without the feature: does nothing.
 #[cfg(not(feature = "failpoints"))]
 #[inline(always)]
-pub fn failpoint_at(_name: &str, _count: u64) {}
+pub(crate) fn failpoint_at(_name: &str, _count: u64) {}
 
 #[cfg(feature = "failpoints")]
 mod armed {
@@ -74,7 +74,7 @@ mod armed {
     }
 
     /// Fires when `LITINDEX_FAILPOINT` names `name`.
-    pub fn failpoint(name: &str) {
+    pub(crate) fn failpoint(name: &str) {
         if let Some(a) = armed() {
             if a.name == name {
                 fire(a);
@@ -84,7 +84,7 @@ mod armed {
 
     /// Fires when `LITINDEX_FAILPOINT` names `name` and `count` equals
     /// `LITINDEX_FAILPOINT_AFTER`.
-    pub fn failpoint_at(name: &str, count: u64) {
+    pub(crate) fn failpoint_at(name: &str, count: u64) {
         if let Some(a) = armed() {
             if a.name == name && a.after == count {
                 fire(a);

@@ -19,7 +19,7 @@ pub fn kind(v: &Value) -> &'static str {
     }
 }
 
-pub fn field_err(field: &str, message: impl Into<String>) -> FieldError {
+pub(crate) fn field_err(field: &str, message: impl Into<String>) -> FieldError {
     (Some(field.to_string()), message.into())
 }
 
@@ -32,7 +32,7 @@ pub fn object(v: Value) -> Result<Map<String, Value>, FieldError> {
 }
 
 /// A required non-empty string field, trimmed.
-pub fn req_str(obj: &Map<String, Value>, field: &str) -> Result<String, FieldError> {
+pub(crate) fn req_str(obj: &Map<String, Value>, field: &str) -> Result<String, FieldError> {
     match obj.get(field) {
         None | Some(Value::Null) => Err(field_err(field, "is required")),
         Some(Value::String(s)) if s.trim().is_empty() => Err(field_err(field, "must not be empty")),
@@ -42,7 +42,7 @@ pub fn req_str(obj: &Map<String, Value>, field: &str) -> Result<String, FieldErr
 }
 
 /// A required string field that may be empty (a real paper can lack a title).
-pub fn req_text(obj: &Map<String, Value>, field: &str) -> Result<String, FieldError> {
+pub(crate) fn req_text(obj: &Map<String, Value>, field: &str) -> Result<String, FieldError> {
     match obj.get(field) {
         None | Some(Value::Null) => Err(field_err(field, "is required")),
         Some(Value::String(s)) => Ok(s.trim().to_string()),
@@ -51,7 +51,7 @@ pub fn req_text(obj: &Map<String, Value>, field: &str) -> Result<String, FieldEr
 }
 
 /// An optional string field ("" when absent or null).
-pub fn opt_str(obj: &Map<String, Value>, field: &str) -> Result<String, FieldError> {
+pub(crate) fn opt_str(obj: &Map<String, Value>, field: &str) -> Result<String, FieldError> {
     match obj.get(field) {
         None | Some(Value::Null) => Ok(String::new()),
         Some(Value::String(s)) => Ok(s.clone()),
@@ -60,7 +60,7 @@ pub fn opt_str(obj: &Map<String, Value>, field: &str) -> Result<String, FieldErr
 }
 
 /// An optional year: an integer, or a string of one to four digits.
-pub fn opt_year(obj: &Map<String, Value>, field: &str) -> Result<Option<i32>, FieldError> {
+pub(crate) fn opt_year(obj: &Map<String, Value>, field: &str) -> Result<Option<i32>, FieldError> {
     let bad = |shown: String| field_err(field, format!("expected an integer year, got {shown}"));
     match obj.get(field) {
         None | Some(Value::Null) => Ok(None),
@@ -81,7 +81,7 @@ pub fn opt_year(obj: &Map<String, Value>, field: &str) -> Result<Option<i32>, Fi
 }
 
 /// An optional list of non-empty strings.
-pub fn str_list(obj: &Map<String, Value>, field: &str) -> Result<Vec<String>, FieldError> {
+pub(crate) fn str_list(obj: &Map<String, Value>, field: &str) -> Result<Vec<String>, FieldError> {
     match obj.get(field) {
         None | Some(Value::Null) => Ok(Vec::new()),
         Some(Value::Array(items)) => items

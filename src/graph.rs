@@ -30,11 +30,11 @@ impl Direction {
         }
     }
 
-    pub fn follows_references(self) -> bool {
+    pub(crate) fn follows_references(self) -> bool {
         matches!(self, Direction::Both | Direction::References)
     }
 
-    pub fn follows_citations(self) -> bool {
+    pub(crate) fn follows_citations(self) -> bool {
         matches!(self, Direction::Both | Direction::Citations)
     }
 }

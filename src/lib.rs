@@ -1,20 +1,28 @@
-//! litindex: a persistent local literature index.
+//! litindex: a persistent local literature index in one SQLite file.
 //!
-//! Sources of paper records ([`source`]) are unioned on paper id and written
-//! to one SQLite file ([`store`]): papers, BM25 postings and statistics
-//! ([`bm25`], [`analyzer`]), and the citation edges. A search ([`search`])
-//! ranks BM25 hits and the papers a citation walk ([`graph`]) reaches from
-//! them, and explains every score.
+//! Paper records from many sources go in through one reader stack and one
+//! engine ([`ingest::build`] for a new index, [`ingest::ingest`] to add to
+//! one), reconciled into one paper per real-world paper ([`paper`]). The
+//! [`store`] owns the file and every SQL statement: papers, BM25 postings
+//! and statistics ([`bm25`], [`analyzer`]), the citation graph, aliases and
+//! source records. A search ([`search`]) ranks BM25 (or dense, or hybrid:
+//! [`embed`]) hits and the papers a citation walk ([`graph`]) reaches from
+//! them, and explains every score; [`eval`] measures it on judged queries.
+//! [`Store::check`](store::Store::check) verifies a file's invariants.
+//!
+//! The library never prints: notes reach the caller through callbacks
+//! ([`store::Notes`]), progress through [`ingest::Progress`]. The command
+//! line (`src/main.rs`, `src/cli.rs`, `src/commands/`) is the binary's.
+//! [`synth`] and [`bench`] are the tools behind `litindex gen` and
+//! `litindex bench`.
 
 pub mod analyzer;
 pub mod bench;
 pub mod bm25;
-pub mod cli;
-pub mod commands;
 pub mod embed;
 pub mod eval;
 pub mod failpoint;
-pub mod fields;
+pub(crate) mod fields;
 pub mod graph;
 pub mod ingest;
 pub mod paper;

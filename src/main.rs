@@ -5,8 +5,12 @@ use std::process::ExitCode;
 
 use clap::error::ErrorKind;
 use clap::Parser;
-use litindex::cli::Cli;
-use litindex::commands::{self, UsageError};
+
+mod cli;
+mod commands;
+
+use cli::Cli;
+use commands::UsageError;
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {

@@ -35,25 +35,25 @@ use std::io::Write;
 use serde::Serialize;
 
 /// Distinct terms in the vocabulary.
-pub const VOCABULARY_SIZE: usize = 200_000;
+pub(crate) const VOCABULARY_SIZE: usize = 200_000;
 /// Zipf exponent of the global term distribution.
-pub const ZIPF_EXPONENT: f64 = 1.07;
+pub(crate) const ZIPF_EXPONENT: f64 = 1.07;
 /// Number of topics.
 pub const TOPICS: usize = 300;
 /// Terms in a topic's sub-vocabulary.
-pub const TOPIC_TERMS: usize = 2_000;
+pub(crate) const TOPIC_TERMS: usize = 2_000;
 /// Share of a paper's tokens drawn from its topic's sub-vocabulary.
-pub const TOPIC_SHARE: f64 = 0.33;
+pub(crate) const TOPIC_SHARE: f64 = 0.33;
 /// First and last publication year.
-pub const FIRST_YEAR: i32 = 1995;
-pub const LAST_YEAR: i32 = 2024;
+pub(crate) const FIRST_YEAR: i32 = 1995;
+pub(crate) const LAST_YEAR: i32 = 2024;
 /// Yearly growth of the number of papers (e^0.08 ≈ +8 % a year).
-pub const YEARLY_GROWTH: f64 = 0.08;
+pub(crate) const YEARLY_GROWTH: f64 = 0.08;
 /// Ranks below this (and not function words) are "common" content terms in queries.
-pub const COMMON_RANKS: usize = 2_000;
+pub(crate) const COMMON_RANKS: usize = 2_000;
 
 /// The most frequent terms: English function words, by rough frequency.
-pub const FUNCTION_WORDS: &[&str] = &[
+pub(crate) const FUNCTION_WORDS: &[&str] = &[
     "the", "of", "and", "a", "in", "to", "is", "for", "we", "that", "with", "on", "by", "this", "as", "are", "an",
     "from", "be", "which", "our", "it", "can", "these", "at", "or", "not", "has", "have", "its", "their", "such",
     "was", "between", "than", "also", "both", "but", "into", "more", "using", "over", "under", "when", "while", "each",
@@ -65,7 +65,7 @@ pub const FUNCTION_WORDS: &[&str] = &[
 // ---------------------------------------------------------------------------
 
 /// SplitMix64: seeds the generator and mixes stream ids into seeds.
-pub fn splitmix64(state: &mut u64) -> u64 {
+pub(crate) fn splitmix64(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let mut z = *state;
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -89,7 +89,7 @@ impl Rng {
         Rng { s }
     }
 
-    pub fn next_u64(&mut self) -> u64 {
+    pub(crate) fn next_u64(&mut self) -> u64 {
         let result = self.s[1].wrapping_mul(5).rotate_left(7).wrapping_mul(9);
         let t = self.s[1] << 17;
         self.s[2] ^= self.s[0];
@@ -107,12 +107,12 @@ impl Rng {
     }
 
     /// Uniform in [0, n) (Lemire's multiply-shift; the bias is below 2^-32 for our n).
-    pub fn below(&mut self, n: u64) -> u64 {
+    pub(crate) fn below(&mut self, n: u64) -> u64 {
         ((self.next_u64() as u128 * n as u128) >> 64) as u64
     }
 
     /// Whether an event of probability `p` happens.
-    pub fn chance(&mut self, p: f64) -> bool {
+    pub(crate) fn chance(&mut self, p: f64) -> bool {
         self.f64() < p
     }
 
@@ -124,7 +124,7 @@ impl Rng {
     }
 
     /// Log-normal with the given mean and σ of the underlying normal.
-    pub fn lognormal_with_mean(&mut self, mean: f64, sigma: f64) -> f64 {
+    pub(crate) fn lognormal_with_mean(&mut self, mean: f64, sigma: f64) -> f64 {
         let mu = mean.ln() - sigma * sigma / 2.0;
         (mu + sigma * self.normal()).exp()
     }
@@ -170,7 +170,7 @@ impl Zipf {
     }
 
     /// A rank in `lo..hi`, with the Zipf weights restricted to that range.
-    pub fn sample_in(&self, rng: &mut Rng, lo: usize, hi: usize) -> usize {
+    pub(crate) fn sample_in(&self, rng: &mut Rng, lo: usize, hi: usize) -> usize {
         let start = if lo == 0 { 0.0 } else { self.cdf[lo - 1] };
         let end = self.cdf[hi - 1];
         let u = start + rng.f64() * (end - start);

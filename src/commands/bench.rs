@@ -1,10 +1,10 @@
 //! `litindex bench`: build an index from a corpus and time the build and the
-//! query paths, optionally beside SQLite FTS5 (see [`crate::bench`]).
+//! query paths, optionally beside SQLite FTS5 (see [`litindex::bench`]).
 
 use std::io::Write;
 
-use crate::bench::{run_bench, write_table, BenchOptions};
 use crate::cli::{BenchArgs, Format, Peer};
+use litindex::bench::{run_bench, write_table, BenchOptions};
 
 pub fn run(args: &BenchArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let opts = BenchOptions {

@@ -6,10 +6,10 @@ use std::path::Path;
 
 use super::ingest::{print_summary, timed_with_progress};
 use super::UsageError;
-use crate::bm25::Bm25;
 use crate::cli::BuildArgs;
-use crate::ingest::formats::Format;
-use crate::ingest::{build, IngestOptions, IngestSummary, Input};
+use litindex::bm25::Bm25;
+use litindex::ingest::formats::Format;
+use litindex::ingest::{build, IngestOptions, IngestSummary, Input};
 
 pub fn run(args: &BuildArgs, db: &Path, out: &mut dyn Write) -> anyhow::Result<()> {
     let bm25 = Bm25::new(args.k1, args.b).map_err(|e| UsageError(e.to_string()))?;

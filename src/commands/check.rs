@@ -5,10 +5,10 @@
 use std::io::Write;
 
 use crate::cli::{CheckArgs, Format};
-use crate::store::{check, CheckReport, Store};
+use litindex::store::{CheckReport, Store};
 
 pub fn run(args: &CheckArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result<()> {
-    let report = check(store.conn());
+    let report = store.check();
     match args.format {
         Format::Json => super::write_json(out, &report)?,
         Format::Table => write_table(out, store, &report)?,

@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use crate::cli::{DupesArgs, Format};
-use crate::store::Store;
+use litindex::store::Store;
 
 pub fn run(args: &DupesArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result<()> {
     let merges = store.merges()?;

@@ -1,12 +1,12 @@
 //! `litindex embed`: sentence vectors for every paper that has none yet for
-//! the model (see [`crate::embed::embed_index`]).
+//! the model (see [`litindex::embed::embed_index`]).
 
 use std::io::Write;
 use std::path::Path;
 
 use super::UsageError;
 use crate::cli::EmbedArgs;
-use crate::embed::{embed_index, EmbedOptions};
+use litindex::embed::{embed_index, EmbedOptions};
 
 pub fn run(args: &EmbedArgs, db: &Path, out: &mut dyn Write) -> anyhow::Result<()> {
     if args.batch == 0 {

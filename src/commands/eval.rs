@@ -6,9 +6,9 @@ use serde_json::{json, Map, Value};
 
 use super::UsageError;
 use crate::cli::{EvalArgs, Format};
-use crate::eval::{evaluate_with, read_qrels, read_queries, METRICS};
-use crate::search::{Mode, Semantic};
-use crate::store::Store;
+use litindex::eval::{evaluate_with, read_qrels, read_queries, METRICS};
+use litindex::search::{Mode, Semantic};
+use litindex::store::Store;
 
 pub fn run(args: &EvalArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result<()> {
     let metrics: Vec<String> = if args.metrics.is_empty() {

@@ -8,10 +8,10 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::UsageError;
-use crate::bm25::Bm25;
 use crate::cli::{FormatChoice, IngestArgs};
-use crate::ingest::{ingest, IngestOptions, IngestSummary, Input, Progress};
-use crate::store::Store;
+use litindex::bm25::Bm25;
+use litindex::ingest::{ingest, IngestOptions, IngestSummary, Input, Progress};
+use litindex::store::Store;
 
 pub fn run(args: &IngestArgs, db: &Path, out: &mut dyn Write) -> anyhow::Result<()> {
     let bm25 = Bm25::new(args.k1, args.b).map_err(|e| UsageError(e.to_string()))?;

@@ -20,7 +20,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::cli::{Cli, Command, DEFAULT_DB};
-use crate::store::Store;
+use litindex::store::Store;
 
 /// An argument that parsed but is not acceptable; `main` exits with 2 for it.
 #[derive(Debug)]

@@ -7,9 +7,9 @@ use serde::Serialize;
 
 use super::UsageError;
 use crate::cli::{Engine, Format, NeighborsArgs};
-use crate::graph::bfs;
-use crate::paper::PaperId;
-use crate::store::{Store, StoreAdjacency};
+use litindex::graph::bfs;
+use litindex::paper::PaperId;
+use litindex::store::{Store, StoreAdjacency};
 
 /// Deepest walk `neighbors` allows.
 pub const MAX_NEIGHBOR_HOPS: u32 = 10;

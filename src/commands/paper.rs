@@ -3,8 +3,8 @@
 use std::io::Write;
 
 use crate::cli::{Format, PaperArgs};
-use crate::graph::Direction;
-use crate::store::Store;
+use litindex::graph::Direction;
+use litindex::store::Store;
 
 pub fn run(args: &PaperArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result<()> {
     let row = match store.resolve(&args.id)? {

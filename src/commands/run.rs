@@ -5,9 +5,9 @@ use std::io::Write;
 use serde_json::json;
 
 use crate::cli::{RunArgs, RunFormat};
-use crate::eval::{ranked_ids_with, read_queries, strictly_decreasing};
-use crate::search::Semantic;
-use crate::store::Store;
+use litindex::eval::{ranked_ids_with, read_queries, strictly_decreasing};
+use litindex::search::Semantic;
+use litindex::store::Store;
 
 pub fn run(args: &RunArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result<()> {
     let queries = read_queries(&args.queries)?;

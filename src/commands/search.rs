@@ -4,9 +4,9 @@ use std::io::Write;
 
 use super::UsageError;
 use crate::cli::{Format, SearchArgs, SearchOpts};
-use crate::embed::SemanticIndex;
-use crate::search::{search_limited, Mode, Semantic, MAX_SEARCH_HOPS};
-use crate::store::Store;
+use litindex::embed::SemanticIndex;
+use litindex::search::{search_limited, Mode, Semantic, MAX_SEARCH_HOPS};
+use litindex::store::Store;
 
 /// Checks the arguments that clap cannot.
 pub fn validate(opts: &SearchOpts) -> Result<(), UsageError> {

@@ -6,7 +6,7 @@ use std::io::Write;
 use serde::Serialize;
 
 use crate::cli::{Format, StatsArgs};
-use crate::store::{Store, SCHEMA_VERSION};
+use litindex::store::{Store, SCHEMA_VERSION};
 
 #[derive(Serialize)]
 struct Stats {

@@ -7,7 +7,7 @@ use std::io::{BufWriter, Write};
 use anyhow::Context;
 
 use crate::cli::GenArgs;
-use crate::synth::Generator;
+use litindex::synth::Generator;
 
 pub fn run(args: &GenArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let generator = Generator::new(args.seed);

@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use super::dense::dot;
 
 /// The target size of a chunk, in characters.
-pub const CHUNK_CHARS: usize = 512;
+pub(crate) const CHUNK_CHARS: usize = 512;
 
 /// One chunk: its position in the paper and its byte range in the abstract.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,7 +24,7 @@ pub struct Chunk {
 }
 
 /// Byte ranges of the sentences of `text` (trimmed of surrounding whitespace).
-pub fn sentences(text: &str) -> Vec<(usize, usize)> {
+pub(crate) fn sentences(text: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     let mut start = None;
     let mut chars = text.char_indices().peekable();
@@ -68,7 +68,7 @@ pub fn chunks(text: &str) -> Vec<Chunk> {
 }
 
 /// The text embedded for a chunk: the title, then the chunk.
-pub fn chunk_text(title: &str, abstract_: &str, c: &Chunk) -> String {
+pub(crate) fn chunk_text(title: &str, abstract_: &str, c: &Chunk) -> String {
     format!("{} {}", title.trim(), &abstract_[c.start..c.end]).trim().to_string()
 }
 
@@ -88,7 +88,7 @@ impl ChunkIndex {
 
     /// Adds the chunks of one paper (rows of `dim` floats, in position order).
     /// A paper's chunks must be added together.
-    pub fn push_paper(&mut self, doc: i64, vectors: &[f32]) {
+    pub(crate) fn push_paper(&mut self, doc: i64, vectors: &[f32]) {
         assert_eq!(vectors.len() % self.dim.max(1), 0, "whole rows");
         let first = self.data.len() / self.dim.max(1);
         self.data.extend_from_slice(vectors);

@@ -72,7 +72,7 @@ pub struct EmbedReport {
 
 /// The model directory to use: the one given (flag or environment), else the
 /// one the index recorded at its last `embed`.
-pub fn resolve_model_dir(given: Option<&Path>, recorded: &[StoredModel]) -> anyhow::Result<PathBuf> {
+pub(crate) fn resolve_model_dir(given: Option<&Path>, recorded: &[StoredModel]) -> anyhow::Result<PathBuf> {
     if let Some(dir) = given {
         return Ok(dir.to_path_buf());
     }
@@ -338,7 +338,7 @@ impl SemanticIndex {
     }
 
     /// The query's unit vector.
-    pub fn embed_query(&self, query: &str) -> anyhow::Result<Vec<f32>> {
+    pub(crate) fn embed_query(&self, query: &str) -> anyhow::Result<Vec<f32>> {
         self.embedder.embed_one(query)
     }
 }

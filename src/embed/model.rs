@@ -32,11 +32,8 @@ use candle_transformers::models::bert::{BertModel, Config};
 use tokenizers::{Tokenizer, TruncationDirection, TruncationParams, TruncationStrategy};
 
 /// The files a model directory must hold.
-pub const MODEL_FILES: [&str; 5] =
+pub(crate) const MODEL_FILES: [&str; 5] =
     ["config.json", "model.safetensors", "tokenizer.json", "1_Pooling/config.json", "sentence_bert_config.json"];
-
-/// Sentences per forward pass when the caller does not say.
-pub const DEFAULT_BATCH: usize = 32;
 
 /// A forward pass holds `rows × heads × len²` attention scores; batches of
 /// long inputs are split so that `rows × len²` stays under this (32 MiB of
@@ -98,7 +95,7 @@ impl std::fmt::Debug for Embedder {
 }
 
 /// Checks that `dir` is a complete model directory: every error names the missing file.
-pub fn check_model_dir(dir: &Path) -> anyhow::Result<()> {
+pub(crate) fn check_model_dir(dir: &Path) -> anyhow::Result<()> {
     if !dir.exists() {
         bail!("model directory {} does not exist (see `Semantic search` in the README to get one)", dir.display());
     }

@@ -9,10 +9,11 @@ use super::dense::{to_le_bytes, DenseIndex};
 use super::model::ModelInfo;
 use crate::store::vectors::{self as table, ChunkBlob, ModelEntry};
 
-pub use crate::store::vectors::{counts, existing, models, paper_texts, remove_orphans, StoredModel};
+pub use crate::store::vectors::{counts, existing, models, StoredModel};
+pub(crate) use crate::store::vectors::{paper_texts, remove_orphans};
 
 /// Records `info` (or refreshes its directory and time) and returns its id.
-pub fn register(conn: &Connection, info: &ModelInfo) -> anyhow::Result<i64> {
+pub(crate) fn register(conn: &Connection, info: &ModelInfo) -> anyhow::Result<i64> {
     let dir = info.dir.to_string_lossy();
     let entry = ModelEntry {
         name: &info.name,
@@ -30,12 +31,12 @@ pub fn doc_text(title: &str, abstract_: &str) -> String {
 }
 
 /// BLAKE3 of a text, hex (128 bits): tells `embed` that a paper changed.
-pub fn text_hash(text: &str) -> String {
+pub(crate) fn text_hash(text: &str) -> String {
     blake3::hash(text.as_bytes()).to_hex()[..32].to_string()
 }
 
 /// Stores a paper's vector (replacing any older one) and, when given, its chunks.
-pub fn put_vector(
+pub(crate) fn put_vector(
     conn: &Connection,
     model_id: i64,
     doc: i64,
@@ -48,7 +49,12 @@ pub fn put_vector(
 }
 
 /// Stores a paper's chunks (replacing any older ones) and marks its vector chunked.
-pub fn put_chunks(conn: &Connection, model_id: i64, doc: i64, chunks: &[(Chunk, Vec<f32>)]) -> anyhow::Result<()> {
+pub(crate) fn put_chunks(
+    conn: &Connection,
+    model_id: i64,
+    doc: i64,
+    chunks: &[(Chunk, Vec<f32>)],
+) -> anyhow::Result<()> {
     table::put_chunks(conn, model_id, doc, &chunk_blobs(chunks))
 }
 
@@ -67,7 +73,7 @@ pub fn load_dense(conn: &Connection, model_id: i64, dim: usize) -> anyhow::Resul
 }
 
 /// Every chunk vector of `model_id` whose paper is indexed.
-pub fn load_chunks(conn: &Connection, model_id: i64, dim: usize) -> anyhow::Result<ChunkIndex> {
+pub(crate) fn load_chunks(conn: &Connection, model_id: i64, dim: usize) -> anyhow::Result<ChunkIndex> {
     let mut idx = ChunkIndex::new(dim);
     let mut current: Option<i64> = None;
     let mut buf: Vec<f32> = Vec::new();

@@ -23,7 +23,7 @@ use crate::paper::{Item, PaperId};
 use crate::store::{create_index, create_new_index, explain, open_for_writing, write_transaction, Notes};
 
 /// How many skipped records are listed by line.
-pub const LISTED_SKIPS: usize = 20;
+pub(crate) const LISTED_SKIPS: usize = 20;
 
 /// One input of an ingest or a build.
 #[derive(Debug, Clone, PartialEq)]

@@ -10,4 +10,4 @@ pub mod files;
 pub mod formats;
 
 pub use engine::IngestReport;
-pub use files::{build, ingest, IngestOptions, IngestSummary, Input, Progress, LISTED_SKIPS};
+pub use files::{build, ingest, IngestOptions, IngestSummary, Input, Progress};

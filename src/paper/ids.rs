@@ -33,7 +33,7 @@ pub enum PaperId {
 
 impl PaperId {
     /// Rank in the canonical-id priority: lower is stronger.
-    pub fn priority(&self) -> u8 {
+    pub(crate) fn priority(&self) -> u8 {
         match self {
             PaperId::Arxiv(_) => 0,
             PaperId::Doi(_) => 1,
@@ -91,12 +91,12 @@ impl PaperId {
     }
 
     /// An arXiv id in any spelling, with its version when one was given.
-    pub fn parse_arxiv(s: &str) -> Option<(PaperId, Option<u32>)> {
+    pub(crate) fn parse_arxiv(s: &str) -> Option<(PaperId, Option<u32>)> {
         arxiv(s.trim()).map(|(id, v)| (PaperId::Arxiv(id), v))
     }
 
     /// A DOI in any spelling (a `10.48550/arXiv.X` DOI gives the arXiv id).
-    pub fn parse_doi(s: &str) -> Option<PaperId> {
+    pub(crate) fn parse_doi(s: &str) -> Option<PaperId> {
         let d = doi(s.trim())?;
         Some(match arxiv_from_doi(&d) {
             Some(a) => PaperId::Arxiv(a),
@@ -105,12 +105,12 @@ impl PaperId {
     }
 
     /// An OpenAlex work id or URL.
-    pub fn parse_openalex(s: &str) -> Option<PaperId> {
+    pub(crate) fn parse_openalex(s: &str) -> Option<PaperId> {
         openalex(s.trim()).map(PaperId::OpenAlex)
     }
 
     /// A Semantic Scholar sha.
-    pub fn parse_s2(s: &str) -> Option<PaperId> {
+    pub(crate) fn parse_s2(s: &str) -> Option<PaperId> {
         let s = s.trim();
         is_sha(s).then(|| PaperId::S2(s.to_ascii_lowercase()))
     }

@@ -10,4 +10,5 @@ pub mod title;
 
 pub use error::RecordError;
 pub use ids::PaperId;
-pub use record::{text_rank, Disagreement, Filed, Item, Link, Record, SOURCES};
+pub(crate) use record::text_rank;
+pub use record::{Disagreement, Filed, Item, Link, Record};

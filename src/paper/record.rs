@@ -5,13 +5,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::paper::PaperId;
 
-/// The sources litindex knows, by name. The name is the first half of a
-/// record's key `(source, source_id)` and decides text precedence.
-pub const SOURCES: &[&str] = &["arxiv", "s2", "s2-papers", "s2-abstracts", "openalex", "beir", "paper"];
-
 /// Text precedence of a source: lower wins. arXiv > Semantic Scholar >
 /// OpenAlex > BEIR / Paper.
-pub fn text_rank(source: &str) -> u8 {
+pub(crate) fn text_rank(source: &str) -> u8 {
     match source {
         "arxiv" => 0,
         "s2" | "s2-papers" | "s2-abstracts" => 1,
@@ -23,7 +19,9 @@ pub fn text_rank(source: &str) -> u8 {
 /// One source's description of one paper.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Record {
-    /// One of [`SOURCES`].
+    /// The source's name: `arxiv`, `s2`, `s2-papers`, `s2-abstracts`,
+    /// `openalex`, `beir` or `paper`; the first half of the record's key
+    /// `(source, source_id)`, and what decides text precedence.
     pub source: String,
     /// The record's id in its source; `(source, source_id.key())` is the key
     /// that a re-ingest of the same record replaces.
@@ -45,7 +43,7 @@ pub struct Record {
 
 impl Record {
     /// The record's ids, its own first, without repeats.
-    pub fn all_ids(&self) -> Vec<PaperId> {
+    pub(crate) fn all_ids(&self) -> Vec<PaperId> {
         let mut v = vec![self.source_id.clone()];
         for id in &self.ids {
             if !v.contains(id) {

@@ -41,7 +41,7 @@ const GENERIC_TITLES: &[&str] = &[
 
 /// Removes diacritics, turns punctuation into spaces, lowercases, and
 /// collapses whitespace.
-pub fn normalize(s: &str) -> String {
+pub(crate) fn normalize(s: &str) -> String {
     let folded: String = s
         .nfd()
         .filter(|c| !is_combining_mark(*c))
@@ -63,7 +63,7 @@ pub fn title_key(title: &str) -> Option<String> {
 
 /// The surname of an author as written: "Last, First" → Last; "First Last"
 /// → the last word; normalised like a title.
-pub fn surname(author: &str) -> Option<String> {
+pub(crate) fn surname(author: &str) -> Option<String> {
     let part = match author.split_once(',') {
         Some((last, _)) => last,
         None => author.split_whitespace().last().unwrap_or(""),

@@ -14,7 +14,7 @@ use crate::analyzer::Analyzer;
 use crate::bm25::Bm25;
 
 /// How many examples each violated invariant lists.
-pub const EXAMPLES: usize = 10;
+pub(crate) const EXAMPLES: usize = 10;
 
 /// The outcome of one invariant.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -159,9 +159,16 @@ const QUERIES: &[(&str, &str, &str, Render)] = &[
     ),
 ];
 
-/// Checks the index open on `conn`. Never fails: what cannot be evaluated is
-/// reported as a violation.
-pub fn check(conn: &Connection) -> CheckReport {
+impl super::Store {
+    /// Checks the index: SQLite's integrity check, then every invariant.
+    /// Never fails: what cannot be evaluated is reported as a violation.
+    pub fn check(&self) -> CheckReport {
+        check(&self.conn)
+    }
+}
+
+/// Checks the index open on `conn` (see [`super::Store::check`]).
+pub(crate) fn check(conn: &Connection) -> CheckReport {
     let mut invariants = vec![integrity(conn), schema(conn), meta_row(conn)];
     for &(name, description, sql, render) in QUERIES {
         invariants.push(by_query(conn, name, description, sql, render));

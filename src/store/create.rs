@@ -29,7 +29,7 @@ pub fn create_index<T>(
 
 /// [`create_index`] for a path that must not exist: when another process
 /// created a file there meanwhile, nothing is written and it is an error.
-pub fn create_new_index<T>(
+pub(crate) fn create_new_index<T>(
     path: &Path,
     analyzer: Analyzer,
     bm25: Bm25,

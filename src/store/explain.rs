@@ -36,7 +36,7 @@ impl fmt::Display for Explained {
 /// Puts an SQLite failure on `path` into words: another writer holding the
 /// lock past the busy timeout, a read-only file or directory, a full disk, a
 /// file replaced meanwhile, a damaged file. Other errors pass unchanged.
-pub fn explain(e: anyhow::Error, path: &Path) -> anyhow::Error {
+pub(crate) fn explain(e: anyhow::Error, path: &Path) -> anyhow::Error {
     if e.downcast_ref::<Explained>().is_some() {
         return e;
     }

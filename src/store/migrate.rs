@@ -16,7 +16,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 
 /// Applies every migration newer than the database's `user_version`.
-pub fn migrate(conn: &mut Connection) -> anyhow::Result<()> {
+pub(crate) fn migrate(conn: &mut Connection) -> anyhow::Result<()> {
     let current: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
     if current >= SCHEMA_VERSION {
         return Ok(());

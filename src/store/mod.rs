@@ -31,9 +31,10 @@ pub mod vectors;
 pub mod write;
 pub mod writer;
 
-pub use check::{check, CheckReport, InvariantResult};
-pub use create::{create_index, create_new_index};
-pub use explain::explain;
+pub use check::{CheckReport, InvariantResult};
+pub use create::create_index;
+pub(crate) use create::create_new_index;
+pub(crate) use explain::explain;
 use explain::{sqlite_code, Explained};
 pub use graph::StoreAdjacency;
 pub use migrate::SCHEMA_VERSION;
@@ -50,16 +51,16 @@ use rusqlite::{Connection, OpenFlags, TransactionBehavior, MAIN_DB};
 use crate::failpoint::failpoint;
 
 /// `PRAGMA application_id` of every litindex database: "LITX".
-pub const APPLICATION_ID: i32 = 0x4C49_5458;
+pub(crate) const APPLICATION_ID: i32 = 0x4C49_5458;
 
 /// How long a connection waits for a lock held by another process, unless
 /// `LITINDEX_BUSY_TIMEOUT_MS` says otherwise.
-pub const DEFAULT_BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+pub(crate) const DEFAULT_BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// `PRAGMA mmap_size` of a reader: the whole file for any index up to
 /// 256 GiB (address space, not memory; SQLite maps at most the file's size).
 /// A build of SQLite with a smaller `SQLITE_MAX_MMAP_SIZE` caps it there.
-pub const MMAP_SIZE: i64 = 1 << 38;
+pub(crate) const MMAP_SIZE: i64 = 1 << 38;
 
 /// `PRAGMA page_size` of a new index.
 pub const PAGE_SIZE: i64 = 8192;
@@ -76,7 +77,6 @@ pub type Notes<'a> = &'a dyn Fn(&str);
 pub struct Store {
     conn: Connection,
     path: PathBuf,
-    immutable: bool,
 }
 
 impl Store {
@@ -123,10 +123,11 @@ impl Store {
             conn
         };
         tune_reads(&conn)?;
-        Ok(Store { conn, path: path.to_path_buf(), immutable })
+        Ok(Store { conn, path: path.to_path_buf() })
     }
 
-    /// The connection, for the graph CTE and for tests.
+    /// The connection, for reading the file as `sqlite3` would (tests,
+    /// tools). It is `query_only`: writes go through litindex's own paths.
     pub fn conn(&self) -> &Connection {
         &self.conn
     }
@@ -134,11 +135,6 @@ impl Store {
     /// Where the file is.
     pub fn path(&self) -> &Path {
         &self.path
-    }
-
-    /// Whether the file was opened with `immutable=1` (read-only here).
-    pub fn is_immutable(&self) -> bool {
-        self.immutable
     }
 }
 
@@ -291,7 +287,7 @@ fn set_wal(conn: &Connection, path: &Path) -> anyhow::Result<()> {
 /// Runs `fill` in one write transaction on `conn`: all of it commits, or
 /// none of it does. A second writer waits for the first up to the busy
 /// timeout, then fails; [`explain`] puts such failures into words.
-pub fn write_transaction<T>(
+pub(crate) fn write_transaction<T>(
     conn: &mut Connection,
     fill: impl FnOnce(&Connection) -> anyhow::Result<T>,
 ) -> anyhow::Result<T> {
@@ -313,7 +309,7 @@ fn write_transaction_named<T>(
 }
 
 /// The busy timeout: `LITINDEX_BUSY_TIMEOUT_MS`, or [`DEFAULT_BUSY_TIMEOUT`].
-pub fn busy_timeout() -> Duration {
+pub(crate) fn busy_timeout() -> Duration {
     std::env::var("LITINDEX_BUSY_TIMEOUT_MS")
         .ok()
         .and_then(|s| s.parse().ok())

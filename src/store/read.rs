@@ -112,7 +112,7 @@ impl Store {
     /// The doc id and year of each of `ids` that is an indexed paper, read by
     /// one statement (a walk reaches tens of thousands of ids: one statement
     /// each costs several times more).
-    pub fn docs_and_years<'a>(
+    pub(crate) fn docs_and_years<'a>(
         &self,
         ids: impl IntoIterator<Item = &'a String>,
     ) -> anyhow::Result<HashMap<String, (i64, Option<i32>)>> {

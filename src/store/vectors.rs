@@ -72,7 +72,7 @@ pub fn models(conn: &Connection) -> anyhow::Result<Vec<StoredModel>> {
 }
 
 /// Records `model` (or refreshes its directory and time) and returns its id.
-pub fn register(conn: &Connection, model: &ModelEntry) -> anyhow::Result<i64> {
+pub(crate) fn register(conn: &Connection, model: &ModelEntry) -> anyhow::Result<i64> {
     let existing: Option<i64> = conn
         .prepare_cached("SELECT model_id FROM embed_models WHERE fingerprint = ?1")?
         .query_row([model.fingerprint], |r| r.get(0))
@@ -98,7 +98,7 @@ pub fn register(conn: &Connection, model: &ModelEntry) -> anyhow::Result<i64> {
 }
 
 /// Every paper's doc id, title and abstract.
-pub fn paper_texts(conn: &Connection) -> anyhow::Result<Vec<PaperText>> {
+pub(crate) fn paper_texts(conn: &Connection) -> anyhow::Result<Vec<PaperText>> {
     let mut stmt = conn.prepare("SELECT doc, title, abstract FROM papers ORDER BY doc")?;
     let rows = stmt
         .query_map([], |r| Ok(PaperText { doc: r.get(0)?, title: r.get(1)?, abstract_: r.get(2)? }))?
@@ -116,13 +116,13 @@ pub fn existing(conn: &Connection, model_id: i64) -> anyhow::Result<HashMap<i64,
 }
 
 /// Removes the vectors and chunks of papers no longer in the index; returns how many papers.
-pub fn remove_orphans(conn: &Connection) -> anyhow::Result<usize> {
+pub(crate) fn remove_orphans(conn: &Connection) -> anyhow::Result<usize> {
     conn.execute("DELETE FROM chunk_vectors WHERE doc NOT IN (SELECT doc FROM papers)", [])?;
     Ok(conn.execute("DELETE FROM vectors WHERE doc NOT IN (SELECT doc FROM papers)", [])?)
 }
 
 /// Stores a paper's vector (replacing any older one) and, when given, its chunks.
-pub fn put_vector(
+pub(crate) fn put_vector(
     conn: &Connection,
     model_id: i64,
     doc: i64,
@@ -148,7 +148,7 @@ pub fn put_vector(
 }
 
 /// Stores a paper's chunks (replacing any older ones) and marks its vector chunked.
-pub fn put_chunks(conn: &Connection, model_id: i64, doc: i64, chunks: &[ChunkBlob]) -> anyhow::Result<()> {
+pub(crate) fn put_chunks(conn: &Connection, model_id: i64, doc: i64, chunks: &[ChunkBlob]) -> anyhow::Result<()> {
     conn.prepare_cached("DELETE FROM chunk_vectors WHERE model_id = ?1 AND doc = ?2")?
         .execute(params![model_id, doc])?;
     let mut insert = conn.prepare_cached(
@@ -178,14 +178,14 @@ pub fn counts(conn: &Connection, model_id: i64) -> anyhow::Result<(u64, u64)> {
 }
 
 /// How many vectors of any model the index holds, and how many papers.
-pub fn totals(conn: &Connection) -> anyhow::Result<(u64, u64)> {
+pub(crate) fn totals(conn: &Connection) -> anyhow::Result<(u64, u64)> {
     let vectors: u64 = conn.query_row("SELECT count(*) FROM vectors", [], |r| r.get(0))?;
     let papers: u64 = conn.query_row("SELECT count(*) FROM papers", [], |r| r.get(0))?;
     Ok((vectors, papers))
 }
 
 /// Hands `f` every vector blob of `model_id` whose paper is indexed, by doc id.
-pub fn for_each_vector(
+pub(crate) fn for_each_vector(
     conn: &Connection,
     model_id: i64,
     mut f: impl FnMut(i64, &[u8]) -> anyhow::Result<()>,
@@ -202,7 +202,7 @@ pub fn for_each_vector(
 
 /// Hands `f` every chunk vector blob of `model_id` whose paper is indexed,
 /// by doc id and position.
-pub fn for_each_chunk(
+pub(crate) fn for_each_chunk(
     conn: &Connection,
     model_id: i64,
     mut f: impl FnMut(i64, &[u8]) -> anyhow::Result<()>,

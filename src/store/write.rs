@@ -27,7 +27,7 @@ pub struct PaperDraft<'a> {
 }
 
 /// Writes the single `index_meta` row of a new, empty index.
-pub fn init_meta(conn: &Connection, analyzer: Analyzer, bm25: Bm25) -> anyhow::Result<()> {
+pub(crate) fn init_meta(conn: &Connection, analyzer: Analyzer, bm25: Bm25) -> anyhow::Result<()> {
     conn.execute(
         "INSERT INTO index_meta (id, analyzer, k1, b, num_docs, total_len, avgdl, min_year, max_year, built_at)
          VALUES (1, ?1, ?2, ?3, 0, 0, 0.0, NULL, NULL, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))",
@@ -110,7 +110,7 @@ impl IndexWriter {
     }
 
     /// Adds a paper and its postings; the id must not be indexed yet.
-    pub fn insert_paper(&mut self, conn: &Connection, p: &PaperDraft) -> anyhow::Result<()> {
+    pub(crate) fn insert_paper(&mut self, conn: &Connection, p: &PaperDraft) -> anyhow::Result<()> {
         let (tf, len) = term_counts(self.analyzer, p.title, p.abstract_);
         let authors = serde_json::to_string(p.authors)?;
         conn.prepare_cached(
@@ -140,7 +140,7 @@ impl IndexWriter {
     /// Removes a paper and its postings; returns whether it was indexed.
     /// Terms left with no document are removed by [`IndexWriter::finish`],
     /// as a fresh build would not have them.
-    pub fn delete_paper(&mut self, conn: &Connection, id: &str) -> anyhow::Result<bool> {
+    pub(crate) fn delete_paper(&mut self, conn: &Connection, id: &str) -> anyhow::Result<bool> {
         let row: Option<(i64, String, String, i64)> = conn
             .prepare_cached("SELECT doc, title, abstract, doc_len FROM papers WHERE id = ?1")?
             .query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
@@ -203,7 +203,7 @@ impl IndexWriter {
 }
 
 /// Recomputes the derived statistics: `avgdl = total_len / N` and the year range.
-pub fn refresh_meta(conn: &Connection) -> anyhow::Result<()> {
+pub(crate) fn refresh_meta(conn: &Connection) -> anyhow::Result<()> {
     conn.execute(
         "UPDATE index_meta SET
             avgdl = CASE WHEN num_docs > 0 THEN CAST(total_len AS REAL) / num_docs ELSE 0.0 END,

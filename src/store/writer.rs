@@ -121,7 +121,7 @@ impl<'c> Writer<'c> {
     }
 
     /// The records of a paper, whole.
-    pub fn records_of(&self, paper_id: &str) -> anyhow::Result<Vec<Filed>> {
+    pub(crate) fn records_of(&self, paper_id: &str) -> anyhow::Result<Vec<Filed>> {
         let rows: Vec<(String, String, i64)> = {
             let mut stmt = self.conn.prepare_cached("SELECT data, format, shared FROM records WHERE paper_id = ?1")?;
             let rows = stmt.query_map([paper_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
@@ -156,7 +156,7 @@ impl<'c> Writer<'c> {
     }
 
     /// Papers holding a record whose normalised title is `key`, in a fixed order.
-    pub fn title_candidates(&self, key: &str) -> anyhow::Result<Vec<TitleCandidate>> {
+    pub(crate) fn title_candidates(&self, key: &str) -> anyhow::Result<Vec<TitleCandidate>> {
         let mut stmt = self.conn.prepare_cached(
             "SELECT DISTINCT paper_id, source, source_id FROM records WHERE title_key = ?1
              ORDER BY paper_id, source, source_id",
@@ -168,13 +168,19 @@ impl<'c> Writer<'c> {
     }
 
     /// The canonical id of the paper `alias` names.
-    pub fn resolve_alias(&self, alias: &str) -> anyhow::Result<Option<String>> {
+    pub(crate) fn resolve_alias(&self, alias: &str) -> anyhow::Result<Option<String>> {
         resolve_alias(self.conn, alias)
     }
 
     /// Replaces the links record `(source, key)` states: those of `old` (the
     /// record it replaces, if any) go, those of `new` come.
-    pub fn replace_links(&self, source: &str, key: &str, old: Option<&Record>, new: &Record) -> anyhow::Result<()> {
+    pub(crate) fn replace_links(
+        &self,
+        source: &str,
+        key: &str,
+        old: Option<&Record>,
+        new: &Record,
+    ) -> anyhow::Result<()> {
         if let Some(old) = old {
             // Its references are the links made with its own id citing; its
             // citations are found by primary key from the old record's list.
@@ -227,7 +233,14 @@ impl<'c> Writer<'c> {
     }
 
     /// Notes a title-fallback or bridge merge.
-    pub fn add_merge(&self, paper_id: &str, rule: &str, record: &str, other: &str, detail: &str) -> anyhow::Result<()> {
+    pub(crate) fn add_merge(
+        &self,
+        paper_id: &str,
+        rule: &str,
+        record: &str,
+        other: &str,
+        detail: &str,
+    ) -> anyhow::Result<()> {
         self.conn
             .prepare_cached("INSERT INTO merges (paper_id, rule, record, other, detail) VALUES (?1, ?2, ?3, ?4, ?5)")?
             .execute(params![paper_id, rule, record, other, detail])?;
@@ -237,7 +250,7 @@ impl<'c> Writer<'c> {
     /// Retires the paper rows of `old`: their postings and aliases go, and
     /// the disagreements between their records (re-derived with the new
     /// paper); everything else that named them now names `canonical`.
-    pub fn retire_papers(&mut self, old: &BTreeSet<String>, canonical: &str) -> anyhow::Result<()> {
+    pub(crate) fn retire_papers(&mut self, old: &BTreeSet<String>, canonical: &str) -> anyhow::Result<()> {
         for p in old {
             self.index.delete_paper(self.conn, p)?;
             self.conn.prepare_cached("DELETE FROM aliases WHERE paper_id = ?1")?.execute([p])?;
@@ -260,7 +273,7 @@ impl<'c> Writer<'c> {
 
     /// Stores a paper row with its postings, its aliases (each id of `ids`
     /// with its kind) and the disagreements between its records.
-    pub fn put_paper(
+    pub(crate) fn put_paper(
         &mut self,
         draft: &PaperDraft,
         ids: &BTreeSet<crate::paper::PaperId>,
@@ -284,7 +297,7 @@ impl<'c> Writer<'c> {
     /// is inserted or replaced, the others, already stored, get their
     /// `shared` bits anew. `title_from` and `abstract_from` are the
     /// positions of the records whose text the paper row holds.
-    pub fn put_records(
+    pub(crate) fn put_records(
         &self,
         paper_id: &str,
         records: &[Filed],
@@ -330,13 +343,13 @@ impl<'c> Writer<'c> {
     }
 
     /// Notes the conflicts between repeats of one record within one command.
-    pub fn put_repeat_conflicts(&self, paper_id: &str, conflicts: &[Disagreement]) -> anyhow::Result<()> {
+    pub(crate) fn put_repeat_conflicts(&self, paper_id: &str, conflicts: &[Disagreement]) -> anyhow::Result<()> {
         self.put_disagreements(paper_id, conflicts, ORIGIN_REPEAT)
     }
 
     /// Forgets the repeat conflicts of `source`'s records of a paper, when a
     /// later command replaces such a record.
-    pub fn forget_repeat_conflicts(&self, paper_id: &str, source: &str) -> anyhow::Result<()> {
+    pub(crate) fn forget_repeat_conflicts(&self, paper_id: &str, source: &str) -> anyhow::Result<()> {
         self.conn
             .prepare_cached("DELETE FROM disagreements WHERE paper_id = ?1 AND origin = ?2 AND kept_source = ?3")?
             .execute(params![paper_id, ORIGIN_REPEAT, source])?;

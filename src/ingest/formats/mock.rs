@@ -21,7 +21,7 @@ use crate::paper::{Item, PaperId, Record};
 
 /// The input name of the built-in corpus: its records' `format`, and the
 /// file part of their `origin`.
-pub const MOCK: &str = "mock";
+pub(crate) const MOCK: &str = "mock";
 
 const MOCK_JSON: &str = include_str!("../../../data/mock_corpus.json");
 
@@ -44,7 +44,7 @@ struct MockCorpus {
 }
 
 /// The records of the built-in corpus.
-pub fn read_mock() -> Items {
+pub(crate) fn read_mock() -> Items {
     let corpus: MockCorpus =
         serde_json::from_str(MOCK_JSON).expect("data/mock_corpus.json is compiled in and checked by tests");
     let mut cited_by: BTreeMap<String, Vec<PaperId>> = BTreeMap::new();

@@ -32,15 +32,15 @@ use crate::paper::Item;
 use crate::paper::PaperId;
 use crate::paper::RecordError;
 
-pub use mock::{read_mock, MOCK};
+pub(crate) use mock::{read_mock, MOCK};
 
 /// The largest single JSON document read whole.
-pub const MAX_JSON_DOCUMENT: u64 = 256 * 1024 * 1024;
+pub(crate) const MAX_JSON_DOCUMENT: u64 = 256 * 1024 * 1024;
 
 /// The longest line a line-oriented format reads. Real records are far
 /// smaller; a longer line is one bad record (skippable), read past without
 /// being held in memory.
-pub const MAX_LINE: usize = 16 * 1024 * 1024;
+pub(crate) const MAX_LINE: usize = 16 * 1024 * 1024;
 
 /// A supported input format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -163,7 +163,7 @@ impl<R: Read> Read for Counting<R> {
 }
 
 /// Opens `path`, transparently gunzipping it when it starts with the gzip magic bytes.
-pub fn open_input(path: &Path) -> anyhow::Result<Input> {
+pub(crate) fn open_input(path: &Path) -> anyhow::Result<Input> {
     let file = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
     let meta = file.metadata().with_context(|| format!("cannot read {}", path.display()))?;
     anyhow::ensure!(!meta.is_dir(), "cannot read {}: it is a directory", path.display());

@@ -26,11 +26,11 @@ use super::{
 use crate::paper::PaperId;
 use crate::paper::{Item, Link, Record};
 
-pub fn read_papers(input: Input, _opts: &FormatOptions) -> Items {
+pub(crate) fn read_papers(input: Input, _opts: &FormatOptions) -> Items {
     stop_after_file_error(json_lines(input, Format::S2Papers, |value| Ok(vec![Item::Record(paper(value)?)])))
 }
 
-pub fn read_abstracts(input: Input, _opts: &FormatOptions) -> Items {
+pub(crate) fn read_abstracts(input: Input, _opts: &FormatOptions) -> Items {
     stop_after_file_error(json_lines(input, Format::S2Abstracts, |value| {
         let obj = object(value)?;
         Ok(vec![Item::Record(Record {
@@ -42,7 +42,7 @@ pub fn read_abstracts(input: Input, _opts: &FormatOptions) -> Items {
     }))
 }
 
-pub fn read_citations(input: Input, opts: &FormatOptions) -> Items {
+pub(crate) fn read_citations(input: Input, opts: &FormatOptions) -> Items {
     let skipped = opts.skipped_nulls.clone();
     stop_after_file_error(json_lines(input, Format::S2Citations, move |value| {
         let obj = object(value)?;
