@@ -11,7 +11,7 @@
 //! The statistics come from a [`CorpusStats`], so the SQLite store and the
 //! brute-force [`reference_scores`] feed the same scorer.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 use crate::analyzer::Analyzer;
 
@@ -72,6 +72,7 @@ impl Bm25 {
     }
 
     /// [`Bm25::weight`] with the statistics read from `stats`.
+    #[cfg(any(test, feature = "test-support"))]
     pub(crate) fn term_weight(&self, stats: &impl CorpusStats, term: &str, query_count: u32) -> TermWeight {
         self.weight(stats.num_docs(), stats.avg_doc_len(), stats.doc_freq(term), query_count)
     }
@@ -115,12 +116,14 @@ pub(crate) fn query_terms(analyzer: Analyzer, query: &str) -> Vec<(String, u32)>
 }
 
 /// In-memory statistics over raw documents: the brute-force reference.
+#[cfg(any(test, feature = "test-support"))]
 struct RawStats {
     n: u64,
     avgdl: f64,
     df: HashMap<String, u64>,
 }
 
+#[cfg(any(test, feature = "test-support"))]
 impl CorpusStats for RawStats {
     fn num_docs(&self) -> u64 {
         self.n
@@ -136,12 +139,13 @@ impl CorpusStats for RawStats {
 /// Brute-force BM25 from raw text, the slow reference the persisted index is
 /// checked against: re-tokenises every document for every call.
 /// Returns every document's score (zero included), keyed by id.
+#[cfg(any(test, feature = "test-support"))]
 pub fn reference_scores(
     docs: &[(String, String)],
     query: &str,
     analyzer: Analyzer,
     bm25: Bm25,
-) -> BTreeMap<String, f64> {
+) -> std::collections::BTreeMap<String, f64> {
     let tokenized: Vec<(&str, Vec<String>)> =
         docs.iter().map(|(id, text)| (id.as_str(), analyzer.tokenize(text))).collect();
     let n = tokenized.len() as u64;

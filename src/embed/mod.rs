@@ -14,6 +14,7 @@
 pub mod chunk;
 pub mod dense;
 pub mod model;
+#[cfg(any(test, feature = "test-support"))]
 pub mod tiny;
 pub mod vectors;
 
