@@ -3,10 +3,16 @@
 use std::collections::BTreeSet;
 
 use litindex::graph::Direction;
-use litindex::search::{search, SearchParams, Weights};
+use litindex::search::{RetrievalResult, SearchParams, SearchRequest, Weights};
 use litindex::source::mock_topics;
+use litindex::store::Store;
 
 use crate::common::mock_store;
+
+/// A BM25-first search, every hit read.
+fn search(store: &Store, query: &str, params: &SearchParams) -> anyhow::Result<RetrievalResult> {
+    litindex::search::search(store, &SearchRequest::new(query, *params), None)
+}
 
 fn params(hops: u32) -> SearchParams {
     SearchParams { hops, ..SearchParams::default() }
