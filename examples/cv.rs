@@ -16,7 +16,7 @@ use std::path::Path;
 
 use litindex::eval::{evaluate, read_qrels, read_queries, QueryScores};
 use litindex::graph::Direction;
-use litindex::search::{GraphScore, SearchParams, Weights};
+use litindex::search::{GraphScore, SearchParams, SearchRequest, Weights};
 use litindex::store::Store;
 
 fn main() -> anyhow::Result<()> {
@@ -56,7 +56,12 @@ fn main() -> anyhow::Result<()> {
         ..SearchParams::default()
     };
     let run = |p: &SearchParams| -> anyhow::Result<HashMap<String, QueryScores>> {
-        Ok(evaluate(&store, &queries, &qrels, p, 100)?.per_query.into_iter().map(|q| (q.qid.clone(), q)).collect())
+        let request = SearchRequest { limit: Some(100), ..SearchRequest::new("", *p) };
+        Ok(evaluate(&store, &queries, &qrels, &request, None)?
+            .per_query
+            .into_iter()
+            .map(|q| (q.qid.clone(), q))
+            .collect())
     };
     let objective = |scores: &HashMap<String, QueryScores>, f: Option<usize>| -> (f64, f64, f64) {
         let sel: Vec<&QueryScores> = scores.values().filter(|q| f.is_none_or(|f| fold(&q.qid) == f)).collect();

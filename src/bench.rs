@@ -1,7 +1,7 @@
 //! `litindex bench`: build an index from a corpus and time it, then time the
 //! query paths, optionally beside SQLite FTS5 over the same text.
 //!
-//! Build: the library's ingest path ([`ingest_files`], format `paper`) into a
+//! Build: the library's build path ([`build`], format `paper`) into a
 //! fresh file, timed, with the file's size (plus any `-wal`, `-shm` or
 //! `-journal`) and the process's peak resident memory (`VmHWM`, reset before
 //! each build through `/proc/self/clear_refs` on Linux; null elsewhere). Both
@@ -11,7 +11,7 @@
 //! percentiles are nearest-rank over the per-query times, QPS is queries over
 //! the total time):
 //!
-//! * `bm25_top10`: [`bm25_scores`] plus a top-10 selection (by score, ties by doc);
+//! * `bm25_top10`: [`bm25_scores`] plus a top-10 selection ([`top_k`]: by score, ties by doc);
 //! * `search`: the full two-pass [`search`] with default parameters;
 //! * `expand2_cte` / `expand2_bfs`: the 2-hop walk, both directions, from the
 //!   ids of the top-10 BM25 papers, as one recursive CTE ([`expand_cte`]) and
@@ -43,7 +43,7 @@ use crate::graph::{bfs, Direction};
 use crate::ingest::formats::{self, Format, FormatOptions};
 use crate::ingest::{build, IngestOptions, Input};
 use crate::paper::Item;
-use crate::search::{bm25_scores, search_limited, DocScores, SearchParams, DEFAULT_LIMIT};
+use crate::search::{bm25_scores, positive, search, top_k, SearchParams, SearchRequest, DEFAULT_LIMIT};
 use crate::store::{Store, StoreAdjacency};
 
 /// How many queries the whole-process figure runs.
@@ -123,21 +123,6 @@ impl Latency {
 pub fn nearest_rank(sorted: &[f64], p: f64) -> f64 {
     let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
     sorted[rank.clamp(1, sorted.len()) - 1]
-}
-
-/// The `k` best positive scores, by score descending, ties by doc.
-pub fn top_docs(scores: &DocScores, k: usize) -> Vec<(i64, f64)> {
-    let mut v: Vec<(i64, f64)> = scores.iter().filter(|(_, &s)| s > 0.0).map(|(&d, &s)| (d, s)).collect();
-    let order = |a: &(i64, f64), b: &(i64, f64)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
-    if k == 0 {
-        return Vec::new();
-    }
-    if v.len() > k {
-        v.select_nth_unstable_by(k - 1, order);
-        v.truncate(k);
-    }
-    v.sort_by(order);
-    v
 }
 
 /// The FTS5 tokenizer matching an analyzer.
@@ -291,16 +276,16 @@ pub fn build_litindex(corpus: &Path, db: &Path, analyzer: Analyzer) -> anyhow::R
 /// Times litindex's query paths over an existing index.
 pub fn query_litindex(db: &Path, queries: &[String], exe: Option<&Path>) -> anyhow::Result<QueryFigures> {
     let store = Store::open(db)?;
-    let (bm25_times, tops) = time_queries(queries, |_, q| Ok(top_docs(&bm25_scores(&store, q)?, TOP)))?;
+    let (bm25_times, tops) = time_queries(queries, |_, q| Ok(top_k(positive(&bm25_scores(&store, q)?), TOP)))?;
     let matches: Vec<usize> =
         queries.iter().map(|q| Ok(bm25_scores(&store, q)?.len())).collect::<anyhow::Result<_>>()?;
-    let params = SearchParams::default();
     // As `litindex search` runs it: details read for the hits it prints.
+    let request = SearchRequest { limit: Some(DEFAULT_LIMIT), ..SearchRequest::new("", SearchParams::default()) };
     let (search_times, hits) =
-        time_queries(queries, |_, q| Ok(search_limited(&store, q, &params, None, Some(DEFAULT_LIMIT))?.hit_count))?;
+        time_queries(queries, |_, q| Ok(search(&store, &request.with_query(q), None)?.hit_count))?;
     let seeds: Vec<Vec<String>> = tops
         .iter()
-        .map(|top| top.iter().map(|(doc, _)| Ok(store.paper_by_doc(*doc)?.id)).collect())
+        .map(|top| top.iter().map(|c| Ok(store.paper_by_doc(c.doc)?.id)).collect())
         .collect::<anyhow::Result<_>>()?;
     let (cte_times, reached) =
         time_queries(queries, |i, _| Ok(store.expand_cte(&seeds[i], HOPS, Direction::Both)?.len()))?;
@@ -477,14 +462,6 @@ mod tests {
         assert_eq!(l.p50_ms, 10.0);
         assert_eq!(l.p99_ms, 30.0);
         assert!((l.qps - 50.0).abs() < 1e-9);
-    }
-
-    #[test]
-    fn top_docs_orders_by_score_then_doc() {
-        let scores: DocScores = [(1, 0.5), (2, 2.0), (3, 2.0), (4, 0.0), (5, 1.0)].into_iter().collect();
-        assert_eq!(top_docs(&scores, 3), vec![(2, 2.0), (3, 2.0), (5, 1.0)]);
-        assert_eq!(top_docs(&scores, 10).len(), 4);
-        assert!(top_docs(&scores, 0).is_empty());
     }
 
     #[test]

@@ -9,7 +9,8 @@ use litindex::bm25::{DEFAULT_B, DEFAULT_K1};
 use litindex::embed::{DEFAULT_EMBED_BATCH, MODEL_DIR_ENV};
 use litindex::graph::Direction;
 use litindex::search::{
-    Fusion, GraphScore, Mode, SearchParams, SemanticParams, Weights, DEFAULT_DENSE_K, DEFAULT_RERANK_WEIGHT,
+    Fusion, GraphScore, Mode, SearchParams, SearchRequest, SemanticParams, Weights, DEFAULT_DENSE_K,
+    DEFAULT_RERANK_WEIGHT,
 };
 
 /// The database used when neither `--db` nor `LITINDEX_DB` names one.
@@ -164,17 +165,17 @@ pub struct SearchOpts {
     /// How many top BM25 papers join the merge besides the seeds and what the walk reaches [default: --top-k, or the mode's]
     #[arg(long)]
     pub pool: Option<usize>,
-    /// How a reached paper's graph score is computed: `lesson` (1/0.6/0.3 by hops) or `weighted` (by the BM25 evidence of the seeds that reach it)
-    #[arg(long, default_value = "lesson", value_parser = parse_graph_score)]
+    /// How a reached paper's graph score is computed: `by-hops` (1/0.6/0.3 by hops; also called `lesson`) or `weighted` (by the BM25 evidence of the seeds that reach it)
+    #[arg(long, default_value = "by-hops", value_parser = named::<GraphScore>("graph score"))]
     pub graph_score: GraphScore,
     /// First stage: `bm25`, `dense` (cosine over the vectors of `litindex embed`) or `hybrid` (both, fused)
-    #[arg(long, default_value = "bm25", value_parser = parse_mode)]
+    #[arg(long, default_value = "bm25", value_parser = named::<Mode>("mode"))]
     pub mode: Mode,
     /// Depth of the dense list, and of the BM25 list hybrid fuses it with
     #[arg(long, default_value_t = DEFAULT_DENSE_K)]
     pub dense_k: usize,
     /// How hybrid fuses the two lists: `rrf` (reciprocal rank, k = 60) or `minmax` (0.5·BM25 + 0.5·cosine, each min-max normalised)
-    #[arg(long, default_value = "rrf", value_parser = parse_fusion)]
+    #[arg(long, default_value = "rrf", value_parser = named::<Fusion>("fusion"))]
     pub fusion: Fusion,
     /// Rescore the first N of the dense or hybrid list by their best-matching chunk (needs `embed --chunks`; 0: off)
     #[arg(long, default_value_t = 0, value_name = "N")]
@@ -210,6 +211,16 @@ impl SearchOpts {
             fusion: self.fusion,
             rerank: self.rerank,
             rerank_weight: self.rerank_weight,
+        }
+    }
+
+    /// The search these flags ask for, for `query`, with the details of the first `limit` hits read.
+    pub fn request(&self, query: &str, limit: usize) -> SearchRequest {
+        SearchRequest {
+            query: query.to_string(),
+            params: self.params(),
+            semantic: self.semantic_params(),
+            limit: Some(limit),
         }
     }
 }
@@ -374,14 +385,28 @@ pub struct StatsArgs {
 fn parse_weights(s: &str) -> Result<Weights, String> {
     s.parse().map_err(|e: anyhow::Error| e.to_string())
 }
-fn parse_graph_score(s: &str) -> Result<GraphScore, String> {
-    s.parse().map_err(|e: anyhow::Error| e.to_string())
-}
-fn parse_mode(s: &str) -> Result<Mode, String> {
-    s.parse().map_err(|e: anyhow::Error| e.to_string())
-}
-fn parse_fusion(s: &str) -> Result<Fusion, String> {
-    s.parse().map_err(|e: anyhow::Error| e.to_string())
+/// A value parser for a [`ValueEnum`] (its names and aliases) whose error
+/// names the values on the one line an error gets: "unknown mode `x` (use
+/// bm25, dense or hybrid)". The arguments' own help names the values, so
+/// clap's list of them (with each variant's long doc) is not shown.
+fn named<T: ValueEnum + Clone + Send + Sync + 'static>(
+    what: &'static str,
+) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static {
+    move |s| {
+        T::from_str(s, false).map_err(|_| {
+            let names: Vec<String> = T::value_variants()
+                .iter()
+                .filter_map(|v| v.to_possible_value())
+                .map(|p| p.get_name().to_string())
+                .collect();
+            let list = match names.split_last() {
+                Some((last, [])) => last.clone(),
+                Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+                None => String::new(),
+            };
+            format!("unknown {what} `{s}` (use {list})")
+        })
+    }
 }
 fn parse_direction(s: &str) -> Result<Direction, String> {
     s.parse().map_err(|e: anyhow::Error| e.to_string())

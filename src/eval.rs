@@ -22,8 +22,9 @@ use std::path::Path;
 use anyhow::Context;
 use serde::Serialize;
 
+use crate::embed::SemanticIndex;
 use crate::fields::{object, req_str, FieldError};
-use crate::search::{search_limited, SearchParams, Semantic};
+use crate::search::{search, SearchRequest};
 use crate::store::Store;
 
 /// The metrics `eval` reports, by name.
@@ -215,47 +216,26 @@ pub struct EvalReport {
     pub per_query: Vec<QueryScores>,
 }
 
-/// Ranked document ids for one query, cut at `limit`.
+/// Ranked document ids with their final scores for one search, cut at the
+/// request's limit.
 pub fn ranked_ids(
     store: &Store,
-    text: &str,
-    params: &SearchParams,
-    limit: usize,
+    request: &SearchRequest,
+    semantic: Option<&SemanticIndex>,
 ) -> anyhow::Result<Vec<(String, f64)>> {
-    ranked_ids_with(store, text, params, limit, None)
-}
-
-/// [`ranked_ids`] with an optional semantic first stage.
-pub fn ranked_ids_with(
-    store: &Store,
-    text: &str,
-    params: &SearchParams,
-    limit: usize,
-    semantic: Option<&Semantic<'_>>,
-) -> anyhow::Result<Vec<(String, f64)>> {
-    let r = search_limited(store, text, params, semantic, Some(limit))?;
+    let r = search(store, request, semantic)?;
     Ok(r.ranked.into_iter().map(|h| (h.id, h.final_score)).collect())
 }
 
-/// Runs every judged query through `search` and scores it.
+/// Runs every judged query through [`search`] as `request` says (its query
+/// replaced by each judged query's text; its limit is the ranking's depth)
+/// and scores it.
 pub fn evaluate(
     store: &Store,
     queries: &[Query],
     qrels: &Qrels,
-    params: &SearchParams,
-    limit: usize,
-) -> anyhow::Result<EvalReport> {
-    evaluate_with(store, queries, qrels, params, limit, None)
-}
-
-/// [`evaluate`] with an optional semantic first stage.
-pub fn evaluate_with(
-    store: &Store,
-    queries: &[Query],
-    qrels: &Qrels,
-    params: &SearchParams,
-    limit: usize,
-    semantic: Option<&Semantic<'_>>,
+    request: &SearchRequest,
+    semantic: Option<&SemanticIndex>,
 ) -> anyhow::Result<EvalReport> {
     let started = std::time::Instant::now();
     let texts: HashMap<&str, &str> = queries.iter().map(|q| (q.id.as_str(), q.text.as_str())).collect();
@@ -270,7 +250,7 @@ pub fn evaluate_with(
             .collect::<anyhow::Result<_>>()?;
         let ranked: Vec<String> = match texts.get(qid.as_str()) {
             Some(text) => {
-                ranked_ids_with(store, text, params, limit, semantic)?.into_iter().map(|(id, _)| id).collect()
+                ranked_ids(store, &request.with_query(*text), semantic)?.into_iter().map(|(id, _)| id).collect()
             }
             None => {
                 missing += 1;

@@ -8,7 +8,7 @@ use libfuzzer_sys::fuzz_target;
 use litindex::analyzer::Analyzer;
 use litindex::bm25::Bm25;
 use litindex::ingest::{build_index, union_sources};
-use litindex::search::{search, SearchParams};
+use litindex::search::{search, SearchParams, SearchRequest};
 use litindex::source::{ArxivMock, SemanticScholarMock, Source};
 use litindex::store::Store;
 
@@ -26,7 +26,7 @@ thread_local! {
 fuzz_target!(|data: &[u8]| {
     let query = String::from_utf8_lossy(data);
     STORE.with(|(_, store)| {
-        let r = search(store, &query, &SearchParams::default()).expect("every query is answered");
+        let r = search(store, &SearchRequest::new(&*query, SearchParams::default()), None).expect("every query is answered");
         assert!(r.hit_count >= r.ranked.len());
         assert!(r.top_score.is_finite() && r.average_score.is_finite());
         for h in &r.ranked {

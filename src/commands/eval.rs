@@ -6,8 +6,8 @@ use serde_json::{json, Map, Value};
 
 use super::UsageError;
 use crate::cli::{EvalArgs, Format};
-use litindex::eval::{evaluate_with, read_qrels, read_queries, METRICS};
-use litindex::search::{Mode, Semantic};
+use litindex::eval::{evaluate, read_qrels, read_queries, METRICS};
+use litindex::search::Mode;
 use litindex::store::Store;
 
 pub fn run(args: &EvalArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result<()> {
@@ -21,11 +21,10 @@ pub fn run(args: &EvalArgs, store: &Store, out: &mut dyn Write) -> anyhow::Resul
     }
     let queries = read_queries(&args.queries)?;
     let qrels = read_qrels(&args.qrels)?;
-    let params = args.search.params();
-    let sp = args.search.semantic_params();
+    let request = args.search.request("", args.limit);
+    let (params, sp) = (request.params, request.semantic);
     let index = super::search::load_semantic(&args.search, store)?;
-    let semantic = index.as_ref().map(|index| Semantic { params: sp, index });
-    let report = evaluate_with(store, &queries, &qrels, &params, args.limit, semantic.as_ref())?;
+    let report = evaluate(store, &queries, &qrels, &request, index.as_ref())?;
     let first_stage = match sp.mode {
         Mode::Bm25 => "bm25".to_string(),
         Mode::Dense => format!("dense (k {})", sp.dense_k),

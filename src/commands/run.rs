@@ -5,20 +5,17 @@ use std::io::Write;
 use serde_json::json;
 
 use crate::cli::{RunArgs, RunFormat};
-use litindex::eval::{ranked_ids_with, read_queries, strictly_decreasing};
-use litindex::search::Semantic;
+use litindex::eval::{ranked_ids, read_queries, strictly_decreasing};
 use litindex::store::Store;
 
 pub fn run(args: &RunArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result<()> {
     let queries = read_queries(&args.queries)?;
-    let params = args.search.params();
     if args.format == RunFormat::Trec && args.run_tag.chars().any(char::is_whitespace) {
         return Err(super::UsageError(format!("--run-tag `{}` contains whitespace", args.run_tag)).into());
     }
     let index = super::search::load_semantic(&args.search, store)?;
-    let semantic = index.as_ref().map(|index| Semantic { params: args.search.semantic_params(), index });
     for q in &queries {
-        let ranked = ranked_ids_with(store, &q.text, &params, args.limit, semantic.as_ref())?;
+        let ranked = ranked_ids(store, &args.search.request(&q.text, args.limit), index.as_ref())?;
         match args.format {
             RunFormat::Trec => {
                 if q.id.chars().any(char::is_whitespace) {

@@ -5,7 +5,7 @@ use std::io::Write;
 use super::UsageError;
 use crate::cli::{Format, SearchArgs, SearchOpts};
 use litindex::embed::SemanticIndex;
-use litindex::search::{search_limited, Mode, Semantic, MAX_SEARCH_HOPS};
+use litindex::search::{search, Mode, MAX_SEARCH_HOPS};
 use litindex::store::Store;
 
 /// Checks the arguments that clap cannot.
@@ -37,10 +37,10 @@ pub(super) fn load_semantic(opts: &SearchOpts, store: &Store) -> anyhow::Result<
 }
 
 pub fn run(args: &SearchArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result<()> {
-    let params = args.search.params();
+    let request = args.search.request(&args.query, args.limit);
+    let params = request.params;
     let index = load_semantic(&args.search, store)?;
-    let semantic = index.as_ref().map(|index| Semantic { params: args.search.semantic_params(), index });
-    let result = search_limited(store, &args.query, &params, semantic.as_ref(), Some(args.limit))?;
+    let result = search(store, &request, index.as_ref())?;
     let semantic_mode = result.mode != Mode::Bm25;
     match args.format {
         Format::Json => {
@@ -96,7 +96,7 @@ pub fn run(args: &SearchArgs, store: &Store, out: &mut dyn Write) -> anyhow::Res
             }
             let w = params.weights;
             let (first, seed) = if semantic_mode {
-                let s = args.search.semantic_params();
+                let s = request.semantic;
                 let name = match s.mode {
                     Mode::Hybrid => format!("hybrid {}", s.fusion.name()),
                     m => m.name().to_string(),

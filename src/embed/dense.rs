@@ -1,9 +1,11 @@
 //! Exact nearest neighbours by cosine over one contiguous buffer of unit
 //! vectors: the whole matrix is read once per process, and a query is a
 //! tight dot-product loop over it (split over the cores for large indexes)
-//! plus a partial selection of the best `k`.
+//! plus [`crate::search::top_k`], the partial selection of the best `k`.
 
 use std::collections::HashMap;
+
+use crate::search::{top_k, Candidate};
 
 /// Rows at which a scan is split across threads.
 const PARALLEL_ROWS: usize = 32_768;
@@ -92,25 +94,11 @@ impl DenseIndex {
         out
     }
 
-    /// The `k` best rows for `query` as (key, score), best first; ties by key.
-    pub fn top_k(&self, query: &[f32], k: usize) -> Vec<(i64, f32)> {
+    /// The `k` best rows for `query` as candidates (key, score), best
+    /// first; ties by key ([`top_k`]).
+    pub fn top_k(&self, query: &[f32], k: usize) -> Vec<Candidate> {
         let scores = self.scores(query);
-        let mut idx: Vec<u32> = (0..scores.len() as u32).collect();
-        let k = k.min(idx.len());
-        if k == 0 {
-            return Vec::new();
-        }
-        let better = |a: &u32, b: &u32| {
-            scores[*b as usize]
-                .total_cmp(&scores[*a as usize])
-                .then_with(|| self.keys[*a as usize].cmp(&self.keys[*b as usize]))
-        };
-        if k < idx.len() {
-            idx.select_nth_unstable_by(k - 1, better);
-            idx.truncate(k);
-        }
-        idx.sort_unstable_by(better);
-        idx.into_iter().map(|i| (self.keys[i as usize], scores[i as usize])).collect()
+        top_k(self.keys.iter().zip(scores).map(|(&doc, s)| Candidate { doc, score: f64::from(s) }), k)
     }
 }
 
@@ -167,8 +155,8 @@ mod tests {
         }
         let q = unit(&[1.0, 0.0, 0.0]);
         let top = idx.top_k(&q, 3);
-        assert_eq!(top.iter().map(|t| t.0).collect::<Vec<_>>(), vec![10, 14, 12]);
-        assert!((top[0].1 - 1.0).abs() < 1e-6);
+        assert_eq!(top.iter().map(|t| t.doc).collect::<Vec<_>>(), vec![10, 14, 12]);
+        assert!((top[0].score - 1.0).abs() < 1e-6);
         assert_eq!(idx.top_k(&q, 100).len(), 5);
         assert!(idx.top_k(&q, 0).is_empty());
         assert_eq!(idx.score(13, &q), Some(-1.0));
@@ -183,7 +171,7 @@ mod tests {
         }
         assert!(idx.push_le_bytes(9, &[0u8; 4]).is_err());
         let top = idx.top_k(&[0.6, 0.8], 2);
-        assert_eq!(top.iter().map(|t| t.0).collect::<Vec<_>>(), vec![3, 4]);
+        assert_eq!(top.iter().map(|t| t.doc).collect::<Vec<_>>(), vec![3, 4]);
         assert_eq!(from_le_bytes(&to_le_bytes(&[1.5, -2.25])), vec![1.5, -2.25]);
     }
 
@@ -207,6 +195,6 @@ mod tests {
             assert_eq!(*s, dot(idx.vector(k as i64).unwrap(), &q));
         }
         let best = all.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-        assert_eq!(idx.top_k(&q, 1)[0].1, best);
+        assert_eq!(idx.top_k(&q, 1)[0].score, f64::from(best));
     }
 }

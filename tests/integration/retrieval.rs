@@ -3,7 +3,8 @@
 use std::collections::BTreeSet;
 
 use litindex::graph::Direction;
-use litindex::search::{search, SearchParams, Weights};
+use litindex::search::{RetrievalResult, SearchParams, SearchRequest, Weights};
+use litindex::store::Store;
 
 use crate::common::mock_store;
 
@@ -37,6 +38,11 @@ fn mock_topics() -> Vec<(MockTopic, Vec<String>)> {
         .enumerate()
         .map(|(i, t)| (t, c.papers.iter().filter(|p| p.topic == i).map(|p| p.id.clone()).collect()))
         .collect()
+}
+
+/// A BM25-first search, every hit read.
+fn search(store: &Store, query: &str, params: &SearchParams) -> anyhow::Result<RetrievalResult> {
+    litindex::search::search(store, &SearchRequest::new(query, *params), None)
 }
 
 fn params(hops: u32) -> SearchParams {

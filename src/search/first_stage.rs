@@ -1,0 +1,246 @@
+//! The first stage: the ranked list whose head seeds the walk and whose
+//! first `pool` papers join the merge, and a first-stage score for any paper.
+//!
+//! **BM25** (`--mode bm25`, the default): every paper matching a query term
+//! gets `Σ over the query's terms of BM25(term, paper)` ([`bm25_scores`]);
+//! the list is the papers with a positive score, best first, equal scores
+//! by paper id.
+//!
+//! **Semantic first stages** (`--mode dense|hybrid`, [`SemanticParams`]):
+//!
+//! ```text
+//! dense          the top K papers by cosine of their stored vector with the query's
+//!                (K = --dense-k, at least the pool), exact, over every stored vector
+//! hybrid rrf     BM25 top K ∪ dense top K, by Σ 1/(60 + rank) over the two lists
+//! hybrid minmax  BM25 top K ∪ dense top K, by 0.5·(bm25 − min)/(max − min)
+//!                + 0.5·(cos − min)/(max − min), min and max over that union
+//! rerank N       the first N of that list rescored: (1 − λ)·first/max first + λ·(best chunk
+//!                cosine); papers below N get the lowest chunk cosine of the N
+//! ```
+//!
+//! and `fused_score` = that first-stage score / its max over the merged set
+//! takes the place of `bm25_norm` in `final_score` (a paper the walk reaches
+//! gets its own first-stage score: its cosine, its min-max blend, or 0 in RRF
+//! when it is in neither list). `bm25_score` is still each paper's BM25, and
+//! `dense_score` its cosine. Ties in a semantic list go by doc id.
+
+use super::candidate::{positive, top_k, Candidate, DocScores};
+use super::request::{Fusion, Mode, SearchRequest, SemanticParams, RRF_K};
+use crate::bm25::query_terms;
+use crate::embed::SemanticIndex;
+use crate::store::Store;
+
+/// BM25 scores of every paper that matches at least one query term, by doc id.
+pub fn bm25_scores(store: &Store, query: &str) -> anyhow::Result<DocScores> {
+    let meta = store.meta()?;
+    let analyzer = meta.analyzer()?;
+    let bm25 = meta.bm25();
+    let mut scores = DocScores::default();
+    for (term, count) in query_terms(analyzer, query) {
+        if let Some((df, postings)) = store.postings(&term)? {
+            if scores.capacity() < postings.len() {
+                scores.reserve(postings.len() - scores.len());
+            }
+            let weight = bm25.weight(meta.num_docs, meta.avgdl, df, count);
+            for p in postings {
+                *scores.entry(p.doc).or_default() += weight.score(p.tf, p.doc_len);
+            }
+        }
+    }
+    Ok(scores)
+}
+
+/// The first stage's result: a ranked list and a score for any paper.
+pub(super) struct FirstStage {
+    pub mode: Mode,
+    /// Best first: (paper id, candidate), at least the pool's depth when there are that many.
+    pub list: Vec<(String, Candidate)>,
+    /// First-stage scores of the papers a semantic stage scored (the list and beyond).
+    scores: DocScores,
+    /// How a paper outside `scores` is scored (semantic modes).
+    outside: Outside,
+    /// The query's vector (semantic modes).
+    pub query_vector: Vec<f32>,
+    /// Best-chunk cosine of the reranked papers.
+    pub rerank: DocScores,
+}
+
+/// The first-stage score of a paper no list holds.
+enum Outside {
+    /// Its BM25 score (bm25 mode).
+    Bm25,
+    /// Its cosine (dense mode), blended when reranked.
+    Dense { rerank: Option<(f64, f64, f64)> },
+    /// 0 (RRF: in neither list), blended when reranked.
+    Zero { rerank: Option<(f64, f64, f64)> },
+    /// Its min-max blend with the union's ranges, clamped to [0, 1], blended when reranked.
+    Minmax { bm25: (f64, f64), cos: (f64, f64), rerank: Option<(f64, f64, f64)> },
+}
+
+impl FirstStage {
+    /// The first stage `request` asks for, `depth` papers deep (at least,
+    /// when there are that many). `bm25` holds every paper's BM25 score; a
+    /// dense or hybrid stage needs the loaded `semantic` index.
+    pub fn run(
+        store: &Store,
+        request: &SearchRequest,
+        bm25: &DocScores,
+        semantic: Option<&SemanticIndex>,
+        depth: usize,
+    ) -> anyhow::Result<FirstStage> {
+        if request.semantic.mode == Mode::Bm25 {
+            return Ok(FirstStage {
+                mode: Mode::Bm25,
+                list: bm25_list(store, bm25, depth)?,
+                scores: DocScores::default(),
+                outside: Outside::Bm25,
+                query_vector: Vec::new(),
+                rerank: DocScores::default(),
+            });
+        }
+        let index = semantic.ok_or_else(|| {
+            anyhow::anyhow!("--mode {} needs the model and vectors loaded", request.semantic.mode.name())
+        })?;
+        semantic_stage(store, &request.query, bm25, &request.semantic, index, depth)
+    }
+
+    /// The first-stage score of `doc` (its BM25 in bm25 mode).
+    pub fn score(&self, doc: i64, bm25: f64, cos: Option<f64>) -> f64 {
+        if let Some(&s) = self.scores.get(&doc) {
+            return s;
+        }
+        let (raw, rerank) = match &self.outside {
+            Outside::Bm25 => return bm25,
+            Outside::Dense { rerank } => (cos.unwrap_or(0.0), rerank),
+            Outside::Zero { rerank } => (0.0, rerank),
+            Outside::Minmax { bm25: b, cos: c, rerank } => {
+                ((0.5 * min_max(bm25, *b) + 0.5 * min_max(cos.unwrap_or(0.0), *c)).clamp(0.0, 1.0), rerank)
+            }
+        };
+        match rerank {
+            // (max first-stage score, λ, lowest chunk cosine of the reranked papers)
+            Some((max, weight, floor)) => (1.0 - weight) * (raw / max) + weight * floor,
+            None => raw,
+        }
+    }
+}
+
+/// The `k` best papers with a positive BM25 score, best first, equal scores
+/// by paper id (not doc id: the order a reader sees). [`top_k`] finds the
+/// k-th best score; the ids are read for every paper scoring at least that,
+/// not for every match.
+fn bm25_list(store: &Store, scores: &DocScores, k: usize) -> anyhow::Result<Vec<(String, Candidate)>> {
+    let Some(cut) = top_k(positive(scores), k).last().map(|c| c.score) else {
+        return Ok(Vec::new());
+    };
+    let mut top: Vec<(String, Candidate)> = Vec::new();
+    for c in positive(scores).filter(|c| c.score >= cut) {
+        top.push((store.paper_by_doc(c.doc)?.id, c));
+    }
+    top.sort_by(|a, b| b.1.score.total_cmp(&a.1.score).then_with(|| a.0.cmp(&b.0)));
+    top.truncate(k);
+    Ok(top)
+}
+
+/// `(x − lo) / (hi − lo)`; 1 when the range is empty (every value equal).
+fn min_max(x: f64, (lo, hi): (f64, f64)) -> f64 {
+    if hi > lo {
+        (x - lo) / (hi - lo)
+    } else {
+        1.0
+    }
+}
+
+/// Reads the paper ids of a list, best first.
+fn with_ids(store: &Store, list: &[Candidate]) -> anyhow::Result<Vec<(String, Candidate)>> {
+    list.iter().map(|&c| Ok((store.paper_by_doc(c.doc)?.id, c))).collect()
+}
+
+/// All of `list`, in rank order (score descending, ties by doc id).
+fn ranked(list: Vec<Candidate>) -> Vec<Candidate> {
+    let n = list.len();
+    top_k(list, n)
+}
+
+/// The semantic first stage: dense or hybrid, then the optional rerank.
+fn semantic_stage(
+    store: &Store,
+    query: &str,
+    bm25: &DocScores,
+    p: &SemanticParams,
+    index: &SemanticIndex,
+    depth: usize,
+) -> anyhow::Result<FirstStage> {
+    let qv = index.embed_query(query)?;
+    let k = p.dense_k.max(depth);
+    let dense: Vec<Candidate> = index.docs.top_k(&qv, k);
+    let cos = |doc: i64| index.docs.score(doc, &qv).map(f64::from);
+    let (list, mut outside): (Vec<Candidate>, Outside) = match p.mode {
+        Mode::Bm25 => unreachable!("bm25 has no semantic stage"),
+        Mode::Dense => (dense, Outside::Dense { rerank: None }),
+        Mode::Hybrid => {
+            let lexical = top_k(positive(bm25), k);
+            match p.fusion {
+                Fusion::Rrf => {
+                    let mut fused = DocScores::default();
+                    for l in [&lexical, &dense] {
+                        for (rank, c) in l.iter().enumerate() {
+                            *fused.entry(c.doc).or_default() += 1.0 / (RRF_K + rank as f64 + 1.0);
+                        }
+                    }
+                    let fused = fused.into_iter().map(|(doc, score)| Candidate { doc, score }).collect();
+                    (fused, Outside::Zero { rerank: None })
+                }
+                Fusion::Minmax => {
+                    let mut union: Vec<i64> = lexical.iter().chain(&dense).map(|c| c.doc).collect();
+                    union.sort_unstable();
+                    union.dedup();
+                    let pairs: Vec<(i64, f64, f64)> = union
+                        .iter()
+                        .map(|&d| (d, bm25.get(&d).copied().unwrap_or(0.0), cos(d).unwrap_or(0.0)))
+                        .collect();
+                    let range = |f: fn(&(i64, f64, f64)) -> f64| {
+                        pairs
+                            .iter()
+                            .map(f)
+                            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| (lo.min(x), hi.max(x)))
+                    };
+                    let (b, c) = (range(|t| t.1), range(|t| t.2));
+                    let fused = pairs
+                        .iter()
+                        .map(|&(doc, x, y)| Candidate { doc, score: 0.5 * min_max(x, b) + 0.5 * min_max(y, c) })
+                        .collect();
+                    (fused, Outside::Minmax { bm25: b, cos: c, rerank: None })
+                }
+            }
+        }
+    };
+    let mut list = ranked(list);
+    let mut rerank = DocScores::default();
+    if p.rerank > 0 && !list.is_empty() {
+        let chunks = index.chunks.as_ref().ok_or_else(|| anyhow::anyhow!("--rerank needs the chunk vectors loaded"))?;
+        let max = list[0].score;
+        let max = if max > 0.0 { max } else { 1.0 };
+        let n = p.rerank.min(list.len());
+        for c in &list[..n] {
+            // A paper without chunks (one sentence, or none) is its own best chunk.
+            let best = chunks.best(c.doc, &qv).map(|(_, s)| f64::from(s)).or_else(|| cos(c.doc)).unwrap_or(0.0);
+            rerank.insert(c.doc, best);
+        }
+        let floor = rerank.values().copied().fold(f64::INFINITY, f64::min);
+        let w = p.rerank_weight;
+        for c in list.iter_mut() {
+            let best = rerank.get(&c.doc).copied().unwrap_or(floor);
+            c.score = (1.0 - w) * (c.score / max) + w * best;
+        }
+        let blend = Some((max, w, floor));
+        match &mut outside {
+            Outside::Dense { rerank } | Outside::Zero { rerank } | Outside::Minmax { rerank, .. } => *rerank = blend,
+            Outside::Bm25 => {}
+        }
+        list = ranked(list);
+    }
+    let scores: DocScores = list.iter().map(|c| (c.doc, c.score)).collect();
+    list.truncate(depth);
+    Ok(FirstStage { mode: p.mode, list: with_ids(store, &list)?, scores, outside, query_vector: qv, rerank })
+}

@@ -1,0 +1,50 @@
+//! Two retrieval passes and one explained ranking, behind one entry point,
+//! [`search`], which takes a [`SearchRequest`].
+//!
+//! 1. First stage ([`first_stage`]): BM25 over the persisted postings (or a
+//!    dense or hybrid list, `--mode`); its top `top_k` papers are the seeds.
+//! 2. Graph: a walk of up to `hops` steps from the seeds over the citation
+//!    edges ([`crate::graph::bfs`] over the stored adjacency).
+//! 3. Merge, rank, hydrate ([`rank`]): seeds ∪ reached papers ∪ the first
+//!    `pool` papers of the first stage, each with its graph and recency
+//!    scores and a final score, best first; details read for the hits shown.
+//!
+//! The parts:
+//!
+//! * [`request`]: what a search is asked ([`SearchRequest`], [`SearchParams`],
+//!   [`SemanticParams`], [`Weights`], [`GraphScore`], [`Mode`], [`Fusion`]).
+//! * [`candidate`]: the [`Candidate`] (doc id + score) every stage passes on,
+//!   and [`top_k`], the one selection of the best of them (score descending,
+//!   ties by doc id).
+//! * [`first_stage`]: [`bm25_scores`], the dense list, RRF and min-max
+//!   fusion, the chunk rerank; its module doc has their formulas.
+//! * [`rank`]: the merge, [`graph_score`], [`recency_score`], the final
+//!   score, the [`Hit`]s and their [`snippet`]s; its module doc has the formulas.
+
+pub mod candidate;
+pub mod first_stage;
+pub mod rank;
+pub mod request;
+
+pub use candidate::{positive, top_k, Candidate, DocScores};
+pub use first_stage::bm25_scores;
+pub use rank::{graph_score, recency_score, snippet, Hit, RetrievalResult};
+pub use request::{
+    Fusion, GraphScore, Mode, ModeDefaults, SearchParams, SearchRequest, SemanticParams, Weights, DEFAULT_DENSE_K,
+    DEFAULT_HOPS, DEFAULT_LIMIT, DEFAULT_RERANK_WEIGHT, DEFAULT_TOP_K, MAX_SEARCH_HOPS, RRF_K, WEIGHTED_DEFAULTS,
+};
+
+use crate::embed::SemanticIndex;
+use crate::store::Store;
+
+/// Runs a search: the first stage, the walk from its seeds, and the ranked
+/// merged set, all read from one snapshot of the index. A dense or hybrid
+/// request (`request.semantic.mode`) needs `semantic`, the model and vectors
+/// loaded once per process; a BM25 request ignores it.
+pub fn search(
+    store: &Store,
+    request: &SearchRequest,
+    semantic: Option<&SemanticIndex>,
+) -> anyhow::Result<RetrievalResult> {
+    store.snapshot(|| rank::search_in(store, request, semantic))
+}

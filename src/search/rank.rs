@@ -1,0 +1,297 @@
+//! Merge, rank, hydrate: from the first stage's list and the walk to the
+//! explained hits.
+//!
+//! The merged set is the seeds plus every reached id that is an indexed
+//! paper, plus the first `pool` papers of the first stage (`--pool`, default
+//! `--top-k`: then it adds nothing). Each hit explains its rank:
+//!
+//! ```text
+//! bm25_norm     = bm25_score / max bm25_score over the merged set (0 if that max is 0)
+//! graph_score   = by-hops: 1, 0.6, 0.3 for distance 0, 1, 2; 0 when not reached
+//!                 weighted: see [`GraphScore::Weighted`]
+//! recency_score = (year − min_year) / (max_year − min_year) over the corpus's dated
+//!                 papers; 1 when min = max; 0 for a paper without a year
+//! final_score   = w_bm25·bm25_norm + w_graph·graph_score + w_recency·recency_score
+//! ```
+//!
+//! ordered by `final_score` descending, ties by id. A semantic first stage
+//! puts its `fused_score` in `bm25_norm`'s place ([`super::first_stage`]).
+//!
+//! Ranking needs only each merged paper's doc id and year, so a walk that
+//! reaches thousands of papers reads their titles, abstracts and references
+//! only for the hits shown (the request's `limit`).
+
+use std::collections::{BTreeMap, HashMap};
+use std::time::Instant;
+
+use serde::Serialize;
+
+use super::candidate::Candidate;
+use super::first_stage::{bm25_scores, FirstStage};
+use super::request::{GraphScore, Mode, SearchRequest};
+use crate::embed::SemanticIndex;
+use crate::graph::{bfs, Direction};
+use crate::store::{Store, StoreAdjacency};
+
+/// One ranked paper with the parts of its score.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Hit {
+    pub id: String,
+    pub title: String,
+    pub year: Option<i32>,
+    pub authors: Vec<String>,
+    /// The paper's own BM25 score for the query (also for graph hits).
+    pub bm25_score: f64,
+    pub bm25_norm: f64,
+    /// Steps from the nearest seed; `None` when the walk did not reach it.
+    pub graph_distance: Option<u32>,
+    pub graph_score: f64,
+    pub recency_score: f64,
+    pub final_score: f64,
+    /// Cosine of the paper's vector with the query's (`None` in bm25 mode,
+    /// or for a paper without a vector).
+    pub dense_score: Option<f64>,
+    /// The first-stage score over its maximum in the merged set: what
+    /// `bm25_norm` is in bm25 mode (`None` there).
+    pub fused_score: Option<f64>,
+    /// Cosine of the paper's best-matching chunk with the query (`None` unless reranked).
+    pub rerank_score: Option<f64>,
+    /// The first three sentences of the abstract.
+    pub snippet: String,
+    /// Ids this paper cites.
+    pub references: Vec<String>,
+}
+
+/// A ranked list with summary numbers over the whole merged set.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RetrievalResult {
+    pub query: String,
+    /// The first stage: bm25, dense or hybrid.
+    pub mode: Mode,
+    /// Size of the merged set (before any display limit).
+    pub hit_count: usize,
+    /// Mean `final_score` over the merged set (0 when empty).
+    pub average_score: f64,
+    /// Highest `final_score` (0 when empty).
+    pub top_score: f64,
+    pub wall_time_ms: f64,
+    pub ranked: Vec<Hit>,
+}
+
+/// `graph_score` of the `by-hops` mode for a walk distance: 1 / 0.6 / 0.3 / 0.
+pub fn graph_score(distance: Option<u32>) -> f64 {
+    match distance {
+        Some(0) => 1.0,
+        Some(1) => 0.6,
+        Some(2) => 0.3,
+        _ => 0.0,
+    }
+}
+
+/// `recency_score`: linear in the year over the corpus's year range.
+pub fn recency_score(year: Option<i32>, min_year: Option<i32>, max_year: Option<i32>) -> f64 {
+    match (year, min_year, max_year) {
+        (Some(y), Some(lo), Some(hi)) if hi > lo => ((y - lo) as f64 / (hi - lo) as f64).clamp(0.0, 1.0),
+        (Some(_), Some(_), Some(_)) => 1.0,
+        _ => 0.0,
+    }
+}
+
+/// One merged paper's score parts, before its details are read.
+struct Scored {
+    id: String,
+    doc: i64,
+    year: Option<i32>,
+    bm25_score: f64,
+    bm25_norm: f64,
+    distance: Option<u32>,
+    graph_score: f64,
+    recency_score: f64,
+    final_score: f64,
+    fused: f64,
+}
+
+/// [`super::search`] inside its read snapshot.
+pub(super) fn search_in(
+    store: &Store,
+    request: &SearchRequest,
+    semantic: Option<&SemanticIndex>,
+) -> anyhow::Result<RetrievalResult> {
+    let started = Instant::now();
+    let params = &request.params;
+    let meta = store.meta()?;
+    let scores = bm25_scores(store, &request.query)?;
+    let depth = params.top_k.max(params.pool);
+    let first = FirstStage::run(store, request, &scores, semantic, depth)?;
+    let dense = semantic.map(|s| &s.docs).filter(|_| first.mode != Mode::Bm25);
+    let pool = &first.list;
+    let seeds = &pool[..params.top_k.min(pool.len())];
+    let seed_ids: Vec<String> = seeds.iter().map(|(id, _)| id.clone()).collect();
+    let reached = bfs(&StoreAdjacency(store), &seed_ids, params.hops, params.direction)?;
+
+    // Merge: seeds ∪ reached ids that are papers ∪ the first-stage pool, by
+    // id; the doc ids and years of all of them come from one statement.
+    let papers = store.docs_and_years(reached.keys().chain(pool.iter().map(|(id, _)| id)))?;
+    let mut merged: BTreeMap<String, (i64, Option<u32>)> = BTreeMap::new();
+    for (id, distance) in reached {
+        if let Some(&(doc, _)) = papers.get(&id) {
+            merged.insert(id, (doc, Some(distance)));
+        }
+    }
+    for (id, c) in pool {
+        merged.entry(id.clone()).or_insert((c.doc, None));
+    }
+    let bm25_of = |doc: &i64| scores.get(doc).copied().unwrap_or(0.0);
+    let cos_of = |doc: i64| dense.and_then(|d| d.score(doc, &first.query_vector)).map(f64::from);
+    let first_of = |doc: i64| first.score(doc, bm25_of(&doc), cos_of(doc)).max(0.0);
+    let max_bm25 = merged.values().map(|(doc, _)| bm25_of(doc)).fold(0.0, f64::max);
+    let bm25_norm_of = |s: f64| if max_bm25 > 0.0 { s / max_bm25 } else { 0.0 };
+    let max_first = merged.values().map(|(doc, _)| first_of(*doc)).fold(0.0, f64::max);
+    let norm = |s: f64| if max_first > 0.0 { s / max_first } else { 0.0 };
+    let evidence = match params.graph_score {
+        GraphScore::ByHops => None,
+        GraphScore::Weighted => Some(seed_evidence(store, seeds, norm, params.hops, params.direction, &merged)?),
+    };
+    let w = params.weights;
+    let semantic_mode = first.mode != Mode::Bm25;
+    let mut scored = Vec::with_capacity(merged.len());
+    for (id, (doc, distance)) in merged {
+        let year = papers.get(&id).and_then(|&(_, year)| year);
+        let bm25_score = bm25_of(&doc);
+        let bm25_norm = bm25_norm_of(bm25_score);
+        let fused = norm(first_of(doc));
+        let graph_score = match &evidence {
+            None => graph_score(distance),
+            Some(e) => e.get(&id).copied().unwrap_or(0.0),
+        };
+        let recency_score = recency_score(year, meta.min_year, meta.max_year);
+        let final_score = w.bm25 * fused + w.graph * graph_score + w.recency * recency_score;
+        scored.push(Scored {
+            id,
+            doc,
+            year,
+            bm25_score,
+            bm25_norm,
+            distance,
+            graph_score,
+            recency_score,
+            final_score,
+            fused,
+        });
+    }
+    scored.sort_by(|a, b| b.final_score.total_cmp(&a.final_score).then_with(|| a.id.cmp(&b.id)));
+    let hit_count = scored.len();
+    let top_score = scored.first().map_or(0.0, |h| h.final_score);
+    let average_score =
+        if hit_count == 0 { 0.0 } else { scored.iter().map(|h| h.final_score).sum::<f64>() / hit_count as f64 };
+    scored.truncate(request.limit.unwrap_or(usize::MAX));
+    let mut ranked = Vec::with_capacity(scored.len());
+    for h in scored {
+        let row = store.paper_by_doc(h.doc)?;
+        ranked.push(Hit {
+            references: store.linked(&h.id, Direction::References)?,
+            id: h.id,
+            title: row.title,
+            year: h.year,
+            authors: row.authors,
+            bm25_score: h.bm25_score,
+            bm25_norm: h.bm25_norm,
+            graph_distance: h.distance,
+            graph_score: h.graph_score,
+            recency_score: h.recency_score,
+            final_score: h.final_score,
+            dense_score: if semantic_mode { cos_of(h.doc) } else { None },
+            fused_score: semantic_mode.then_some(h.fused),
+            rerank_score: first.rerank.get(&h.doc).copied(),
+            snippet: snippet(&row.abstract_, 3),
+        });
+    }
+    Ok(RetrievalResult {
+        query: request.query.clone(),
+        mode: first.mode,
+        hit_count,
+        average_score,
+        top_score,
+        wall_time_ms: started.elapsed().as_secs_f64() * 1000.0,
+        ranked,
+    })
+}
+
+/// The `weighted` graph score of every merged paper: the first-stage
+/// evidence of the seeds that reach it, decayed by distance, over its maximum.
+fn seed_evidence(
+    store: &Store,
+    seeds: &[(String, Candidate)],
+    norm: impl Fn(f64) -> f64,
+    hops: u32,
+    direction: Direction,
+    merged: &BTreeMap<String, (i64, Option<u32>)>,
+) -> anyhow::Result<HashMap<String, f64>> {
+    let mut evidence: HashMap<String, f64> = HashMap::new();
+    for (id, seed) in seeds {
+        let strength = norm(seed.score);
+        for (node, d) in bfs(&StoreAdjacency(store), std::slice::from_ref(id), hops, direction)? {
+            // A seed is no evidence for itself: its own score is already in the final score.
+            if d > 0 && merged.contains_key(&node) {
+                *evidence.entry(node).or_default() += strength * graph_score(Some(d));
+            }
+        }
+    }
+    let max = evidence.values().copied().fold(0.0, f64::max);
+    if max > 0.0 {
+        let scale = (1.0 + max).ln();
+        for v in evidence.values_mut() {
+            *v = (1.0 + *v).ln() / scale;
+        }
+    }
+    Ok(evidence)
+}
+
+/// The first `n` sentences of `text`: a sentence ends at `.`, `!` or `?`
+/// followed by whitespace or the end of the text.
+pub fn snippet(text: &str, n: usize) -> String {
+    let text = text.trim();
+    let mut count = 0;
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        if matches!(c, '.' | '!' | '?') {
+            let at_end = chars.peek().is_none_or(|&(_, next)| next.is_whitespace());
+            if at_end {
+                count += 1;
+                if count == n {
+                    return text[..i + c.len_utf8()].to_string();
+                }
+            }
+        }
+    }
+    text.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn graph_scores_follow_the_spec() {
+        assert_eq!([Some(0), Some(1), Some(2), Some(3), None].map(graph_score), [1.0, 0.6, 0.3, 0.0, 0.0]);
+    }
+
+    #[test]
+    fn recency_is_linear_over_the_year_range() {
+        assert_eq!(recency_score(Some(2015), Some(2015), Some(2025)), 0.0);
+        assert_eq!(recency_score(Some(2025), Some(2015), Some(2025)), 1.0);
+        assert!((recency_score(Some(2020), Some(2015), Some(2025)) - 0.5).abs() < 1e-12);
+        assert_eq!(recency_score(Some(2020), Some(2020), Some(2020)), 1.0);
+        assert_eq!(recency_score(None, Some(2015), Some(2025)), 0.0);
+        assert_eq!(recency_score(Some(2020), None, None), 0.0);
+    }
+
+    #[test]
+    fn snippet_takes_three_sentences() {
+        let a = "One. Two has 3.5 points! Three? Four.";
+        assert_eq!(snippet(a, 3), "One. Two has 3.5 points! Three?");
+        assert_eq!(snippet("No terminator", 3), "No terminator");
+        assert_eq!(snippet("", 3), "");
+        assert_eq!(snippet("A. B.", 3), "A. B.");
+    }
+}
