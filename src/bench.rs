@@ -26,8 +26,8 @@
 //! transaction; a query is its words (the `plain` split, lowercased, minus
 //! the analyzer's stop words, each once) double-quoted and joined with ` OR `
 //! (FTS5's own tokenizer then stems them as it stemmed the text), run as
-//! `SELECT rowid FROM t WHERE t MATCH ?1 ORDER BY bm25(t) LIMIT 10` through
-//! one prepared statement.
+//! `SELECT rowid FROM t WHERE t MATCH ?1 ORDER BY bm25(t) LIMIT 10`, one
+//! cached statement (`store::fts5`).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -35,7 +35,6 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use rusqlite::{Connection, OpenFlags};
 use serde::Serialize;
 
 use crate::analyzer::{indexed_text, Analyzer};
@@ -44,6 +43,7 @@ use crate::ingest::formats::{self, Format, FormatOptions};
 use crate::ingest::{build, IngestOptions, Input};
 use crate::paper::Item;
 use crate::search::{bm25_scores, positive, search, top_k, SearchParams, SearchRequest, DEFAULT_LIMIT};
+use crate::store::fts5::{Fts5Builder, Fts5Reader};
 use crate::store::{Store, StoreAdjacency};
 
 /// How many queries the whole-process figure runs.
@@ -314,19 +314,11 @@ pub fn query_litindex(db: &Path, queries: &[String], exe: Option<&Path>) -> anyh
 
 /// Times the FTS5 top-10 query over an FTS5 file made by [`build_fts5`].
 pub fn query_fts5(path: &Path, analyzer: Analyzer, queries: &[String]) -> anyhow::Result<Option<Latency>> {
-    let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
-        .with_context(|| format!("cannot open {}", path.display()))?;
-    let mut stmt = conn.prepare("SELECT rowid FROM t WHERE t MATCH ?1 ORDER BY bm25(t) LIMIT 10")?;
+    let fts = Fts5Reader::open(path)?;
     let matches: Vec<Option<String>> = queries.iter().map(|q| fts5_query(analyzer, q)).collect();
-    let (times, _) = time_queries(queries, |i, _| {
-        let Some(m) = &matches[i] else { return Ok(0) };
-        let rows = stmt.query_map([m], |r| r.get::<_, i64>(0))?;
-        let mut n = 0usize;
-        for r in rows {
-            r?;
-            n += 1;
-        }
-        Ok(n)
+    let (times, _) = time_queries(queries, |i, _| match &matches[i] {
+        Some(m) => Ok(fts.top10(m)?.len()),
+        None => Ok(0),
     })?;
     Ok(Latency::of(&times))
 }
@@ -392,29 +384,22 @@ fn search_process(exe: &Path, db: &Path, query: &str) -> anyhow::Result<()> {
 
 /// Builds a new FTS5 file at `path` over the corpus's `title + " " + abstract`.
 pub fn build_fts5(corpus: &Path, path: &Path, analyzer: Analyzer) -> anyhow::Result<BuildFigures> {
-    anyhow::ensure!(!path.exists(), "{} already exists", path.display());
     let reset = reset_peak_rss();
     let started = Instant::now();
-    let mut conn = Connection::open(path).with_context(|| format!("cannot create {}", path.display()))?;
-    conn.execute_batch(&format!("CREATE VIRTUAL TABLE t USING fts5(body, tokenize = '{}')", fts5_tokenizer(analyzer)))
-        .context("cannot create the FTS5 table (is FTS5 compiled in?)")?;
-    let tx = conn.transaction()?;
+    let fts = Fts5Builder::create(path, fts5_tokenizer(analyzer))?;
     let mut papers = 0u64;
-    {
-        let mut insert = tx.prepare("INSERT INTO t (rowid, body) VALUES (?1, ?2)")?;
+    fts.fill(|insert| {
         let input = formats::open_input(corpus)?;
         for item in formats::read(Format::Paper, input, &FormatOptions::default())? {
             let (item, origin) = item.map_err(|e| anyhow::anyhow!("{e}"))?;
             if let Item::Record(r) = item {
                 papers += 1;
-                insert
-                    .execute(rusqlite::params![papers as i64, indexed_text(&r.title, &r.abstract_)])
+                insert(papers as i64, &indexed_text(&r.title, &r.abstract_))
                     .with_context(|| format!("{origin}: cannot insert into FTS5"))?;
             }
         }
-    }
-    tx.commit()?;
-    conn.close().map_err(|(_, e)| e)?;
+        Ok(())
+    })?;
     let secs = started.elapsed().as_secs_f64();
     let peak_rss = if reset { peak_rss_bytes() } else { None };
     Ok(BuildFigures { secs, bytes: db_bytes(path), peak_rss, papers })

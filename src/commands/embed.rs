@@ -15,13 +15,28 @@ pub fn run(args: &EmbedArgs, db: &Path, out: &mut dyn Write) -> anyhow::Result<(
     if !db.exists() {
         anyhow::bail!("no index at {}; build or ingest one first, then embed it", db.display());
     }
+    let bar = super::ingest::progress_bar(
+        !args.quiet,
+        "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} papers {per_sec} eta {eta}",
+    );
+    let draw = |done: u64, todo: u64| {
+        if let Some(bar) = &bar {
+            bar.set_length(todo);
+            bar.set_position(done);
+        }
+    };
     let opts = EmbedOptions {
         model_dir: args.model_dir.clone(),
         batch: args.batch,
         chunks: args.chunks,
-        progress: !args.quiet,
+        progress: Some(&draw),
+        notes: Some(&super::print_note),
     };
-    let r = embed_index(db, &opts)?;
+    let r = embed_index(db, &opts);
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    let r = r?;
     let secs = r.embed_secs.max(1e-9);
     writeln!(
         out,

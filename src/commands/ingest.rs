@@ -41,17 +41,7 @@ pub(super) fn timed_with_progress<T>(
     f: impl FnOnce(Option<&dyn Fn(Progress)>) -> anyhow::Result<T>,
 ) -> anyhow::Result<(T, f64)> {
     let started = Instant::now();
-    let bar = if enabled && std::io::stderr().is_terminal() {
-        let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
-        bar.set_style(
-            ProgressStyle::with_template("{spinner} [{elapsed_precise}] {wide_bar} {bytes}/{total_bytes} {msg}")
-                .expect("valid progress template"),
-        );
-        bar.enable_steady_tick(Duration::from_millis(200));
-        Some(bar)
-    } else {
-        None
-    };
+    let bar = progress_bar(enabled, "{spinner} [{elapsed_precise}] {wide_bar} {bytes}/{total_bytes} {msg}");
     let draw = |p: Progress| {
         if let Some(bar) = &bar {
             bar.set_length(p.total_bytes);
@@ -65,6 +55,18 @@ pub(super) fn timed_with_progress<T>(
         bar.finish_and_clear();
     }
     Ok((result?, started.elapsed().as_secs_f64()))
+}
+
+/// A progress bar on stderr drawn with `template`, when `enabled` and
+/// stderr is a terminal.
+pub(super) fn progress_bar(enabled: bool, template: &str) -> Option<ProgressBar> {
+    if !enabled || !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
+    bar.set_style(ProgressStyle::with_template(template).expect("valid progress template"));
+    bar.enable_steady_tick(Duration::from_millis(200));
+    Some(bar)
 }
 
 /// The skipped records on stderr, then one summary line.

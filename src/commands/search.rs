@@ -33,7 +33,7 @@ pub(super) fn load_semantic(opts: &SearchOpts, store: &Store) -> anyhow::Result<
     if opts.mode == Mode::Bm25 {
         return Ok(None);
     }
-    Ok(Some(SemanticIndex::open(store, opts.model_dir.as_deref(), opts.rerank > 0)?))
+    Ok(Some(SemanticIndex::open(store, opts.model_dir.as_deref(), opts.rerank > 0, &super::print_note)?))
 }
 
 pub fn run(args: &SearchArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result<()> {

@@ -18,19 +18,17 @@ pub mod model;
 pub mod tiny;
 pub mod vectors;
 
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::{bail, Context};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 pub use chunk::ChunkIndex;
 pub use dense::DenseIndex;
 pub use model::{Embedder, ModelInfo};
 
 use crate::failpoint::failpoint_at;
-use crate::store::{explain, open_for_writing, write_transaction, Store};
+use crate::store::{explain, open_for_writing, write_transaction, Notes, Store};
 use vectors::StoredModel;
 
 /// The environment variable naming the model directory.
@@ -40,15 +38,17 @@ pub const MODEL_DIR_ENV: &str = "LITINDEX_MODEL_DIR";
 pub const DEFAULT_EMBED_BATCH: usize = 32;
 
 /// What `litindex embed` should do.
-#[derive(Debug, Clone)]
-pub struct EmbedOptions {
+pub struct EmbedOptions<'a> {
     /// `--model-dir` or `LITINDEX_MODEL_DIR`; `None`: the directory recorded by the last `embed`.
     pub model_dir: Option<PathBuf>,
     /// Papers per forward pass and per commit.
     pub batch: usize,
     /// Also embed each paper's sentence-window chunks (for `--rerank`).
     pub chunks: bool,
-    pub progress: bool,
+    /// Called after each batch with (papers done, papers to do).
+    pub progress: Option<&'a dyn Fn(u64, u64)>,
+    /// Told what a user should know (an older index being upgraded).
+    pub notes: Option<Notes<'a>>,
 }
 
 /// What `litindex embed` did.
@@ -101,7 +101,7 @@ struct Job {
 /// current vector for the model, `batch` papers per transaction, so a killed
 /// run keeps what it committed and a rerun finishes the rest.
 pub fn embed_index(db: &Path, opts: &EmbedOptions) -> anyhow::Result<EmbedReport> {
-    let mut conn = open_for_writing(db, &|_| {})?;
+    let mut conn = open_for_writing(db, opts.notes.unwrap_or(&|_| {}))?;
     let recorded = vectors::models(&conn)?;
     let dir = resolve_model_dir(opts.model_dir.as_deref(), &recorded)?;
     let loading = Instant::now();
@@ -140,7 +140,8 @@ pub fn embed_index(db: &Path, opts: &EmbedOptions) -> anyhow::Result<EmbedReport
     // Longest first: similar lengths share a batch, so little is padding.
     jobs.sort_by_key(|j| std::cmp::Reverse(j.text.len()));
 
-    let bar = progress_bar(opts.progress, jobs.len() as u64);
+    let todo = jobs.len() as u64;
+    let mut done = 0u64;
     let started = Instant::now();
     let mut report = EmbedReport {
         model: info,
@@ -171,10 +172,12 @@ pub fn embed_index(db: &Path, opts: &EmbedOptions) -> anyhow::Result<EmbedReport
         report.chunked += group.iter().filter(|j| j.chunks).count();
         report.chunks += result.rows.iter().map(|(_, c)| c.as_ref().map_or(0, |c| c.len())).sum::<usize>();
         report.tokens += result.tokens;
-        bar.inc(group.len() as u64);
+        done += group.len() as u64;
+        if let Some(report) = opts.progress {
+            report(done, todo);
+        }
         failpoint_at("embed-batch", n as u64 + 1);
     }
-    bar.finish_and_clear();
     report.embed_secs = started.elapsed().as_secs_f64();
     Ok(report)
 }
@@ -246,19 +249,6 @@ fn embed_batch(embedder: &Embedder, jobs: &[Job], batch: usize) -> anyhow::Resul
     Ok(BatchResult { rows, tokens })
 }
 
-fn progress_bar(enabled: bool, total: u64) -> ProgressBar {
-    if !enabled || !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} papers {per_sec} eta {eta}")
-            .expect("valid progress template"),
-    );
-    bar.enable_steady_tick(Duration::from_millis(200));
-    bar
-}
-
 /// What a dense or hybrid search needs, loaded once per process: the query
 /// model, the matching stored model, and its vectors (and chunks, to rerank).
 #[derive(Debug)]
@@ -275,7 +265,13 @@ pub struct SemanticIndex {
 impl SemanticIndex {
     /// Loads the model (`model_dir`, else the recorded directory) and the
     /// index's vectors for it. Refuses a model the index was not embedded with.
-    pub fn open(store: &Store, model_dir: Option<&Path>, with_chunks: bool) -> anyhow::Result<SemanticIndex> {
+    /// `note` is told how many papers have no vector yet.
+    pub fn open(
+        store: &Store,
+        model_dir: Option<&Path>,
+        with_chunks: bool,
+        note: Notes,
+    ) -> anyhow::Result<SemanticIndex> {
         let conn = store.conn();
         let db = store.path().display();
         let recorded = vectors::models(conn)?;
@@ -318,12 +314,12 @@ impl SemanticIndex {
             bail!("{db} has no vectors for {}; run `litindex --db {db} embed` first", stored.name);
         }
         if (docs.len() as u64) < papers {
-            eprintln!(
-                "litindex: note: {} of {papers} papers have no vector for {} yet and are found by BM25 and the \
-                 graph only; run `litindex embed`",
+            note(&format!(
+                "{} of {papers} papers have no vector for {} yet and are found by BM25 and the graph only; run \
+                 `litindex embed`",
                 papers - docs.len() as u64,
                 stored.name
-            );
+            ));
         }
         let chunks = if with_chunks {
             let c = vectors::load_chunks(conn, stored.model_id, stored.dim)?;
