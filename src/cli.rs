@@ -125,7 +125,7 @@ pub struct IngestArgs {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FormatChoice {
     Auto,
-    Named(litindex::ingest::formats::Format),
+    Named(litindex::ingest::Format),
 }
 
 #[derive(Debug, Args)]

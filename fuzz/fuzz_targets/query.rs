@@ -5,19 +5,15 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use litindex::analyzer::Analyzer;
-use litindex::bm25::Bm25;
-use litindex::ingest::{build_index, union_sources};
+use litindex::ingest::{build, IngestOptions, Input};
 use litindex::search::{search, SearchParams, SearchRequest};
-use litindex::source::{ArxivMock, SemanticScholarMock, Source};
 use litindex::store::Store;
 
 thread_local! {
     static STORE: (tempfile::TempDir, Store) = {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("mock.db");
-        let sources: Vec<Box<dyn Source>> = vec![Box::new(ArxivMock), Box::new(SemanticScholarMock)];
-        build_index(&path, union_sources(&sources).unwrap(), Analyzer::Plain, Bm25::default()).unwrap();
+        build(&path, &[Input::Mock], &IngestOptions::default()).unwrap();
         let store = Store::open(&path).unwrap();
         (dir, store)
     };
@@ -26,7 +22,8 @@ thread_local! {
 fuzz_target!(|data: &[u8]| {
     let query = String::from_utf8_lossy(data);
     STORE.with(|(_, store)| {
-        let r = search(store, &SearchRequest::new(&*query, SearchParams::default()), None).expect("every query is answered");
+        let request = SearchRequest::new(query.as_ref(), SearchParams::default());
+        let r = search(store, &request, None).expect("every query is answered");
         assert!(r.hit_count >= r.ranked.len());
         assert!(r.top_score.is_finite() && r.average_score.is_finite());
         for h in &r.ranked {

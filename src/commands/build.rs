@@ -8,7 +8,7 @@ use super::ingest::{print_summary, timed_with_progress};
 use super::UsageError;
 use crate::cli::BuildArgs;
 use litindex::bm25::Bm25;
-use litindex::ingest::formats::Format;
+use litindex::ingest::Format;
 use litindex::ingest::{build, IngestOptions, IngestSummary, Input};
 
 pub fn run(args: &BuildArgs, db: &Path, out: &mut dyn Write) -> anyhow::Result<()> {

@@ -71,7 +71,7 @@ impl<'c> Ingester<'c> {
     }
 
     /// Files one record read in `format` from `origin` (`file:line`).
-    pub fn add_record(&mut self, rec: Record, format: &str, origin: &str) -> anyhow::Result<()> {
+    pub(crate) fn add_record(&mut self, rec: Record, format: &str, origin: &str) -> anyhow::Result<()> {
         self.report.records += 1;
         let source = rec.source.clone();
         let key = rec.source_id.key();
@@ -138,7 +138,7 @@ impl<'c> Ingester<'c> {
     }
 
     /// Files one bare citation link (edge files, S2 reference pages).
-    pub fn add_link(&mut self, link: &Link) -> anyhow::Result<()> {
+    pub(crate) fn add_link(&mut self, link: &Link) -> anyhow::Result<()> {
         self.report.links += 1;
         let (citing, cited) = (link.citing.key(), link.cited.key());
         if citing == cited || citing.is_empty() || cited.is_empty() {

@@ -4,10 +4,11 @@
 //! the BM25 statistics exact, so an index grown by increments scores
 //! exactly like one built in one go.
 
-pub mod derive;
-pub mod engine;
-pub mod files;
-pub mod formats;
+pub(crate) mod derive;
+pub(crate) mod engine;
+mod files;
+pub(crate) mod formats;
 
 pub use engine::IngestReport;
 pub use files::{build, ingest, IngestOptions, IngestSummary, Input, Progress};
+pub use formats::Format;

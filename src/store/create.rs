@@ -18,7 +18,7 @@ use crate::failpoint::failpoint;
 /// and statistics, filled by `fill` in one transaction, written to a
 /// temporary file beside `path` and renamed over it only when complete. A
 /// failure leaves `path` as it was (absent, or the old index).
-pub fn create_index<T>(
+pub(crate) fn create_index<T>(
     path: &Path,
     analyzer: Analyzer,
     bm25: Bm25,

@@ -33,8 +33,7 @@ pub mod write;
 pub mod writer;
 
 pub use check::{CheckReport, InvariantResult};
-pub use create::create_index;
-pub(crate) use create::create_new_index;
+pub(crate) use create::{create_index, create_new_index};
 pub(crate) use explain::explain;
 use explain::{sqlite_code, Explained};
 pub use graph::StoreAdjacency;
@@ -241,7 +240,7 @@ fn side_file(path: &Path, suffix: &str) -> PathBuf {
 
 /// Opens an existing index for writing (migrating an older schema) and
 /// makes sure it uses write-ahead logging.
-pub fn open_for_writing(path: &Path, note: Notes) -> anyhow::Result<Connection> {
+pub(crate) fn open_for_writing(path: &Path, note: Notes) -> anyhow::Result<Connection> {
     if !path.is_file() {
         bail!("no index at {}", path.display());
     }

@@ -214,7 +214,7 @@ impl<'c> Writer<'c> {
 
     /// Stores a bare citation link (edge files, S2 reference pages) and,
     /// outside a bulk load, its edge; returns whether it was new.
-    pub fn add_link(&self, citing: &str, cited: &str) -> anyhow::Result<bool> {
+    pub(crate) fn add_link(&self, citing: &str, cited: &str) -> anyhow::Result<bool> {
         let added = self
             .conn
             .prepare_cached(

@@ -197,7 +197,7 @@ pub fn read(format: Format, input: Input, opts: &FormatOptions) -> anyhow::Resul
 }
 
 /// Guesses the format from the first bytes of the (decompressed) input.
-pub fn sniff(input: &mut Input) -> anyhow::Result<Format> {
+pub(crate) fn sniff(input: &mut Input) -> anyhow::Result<Format> {
     let path = input.path.display().to_string();
     let head = input.reader.fill_buf().map_err(|e| file_fault(&input.path, e))?;
     let head = String::from_utf8_lossy(&head[..head.len().min(64 * 1024)]).into_owned();
