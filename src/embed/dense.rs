@@ -1,14 +1,18 @@
 //! Exact nearest neighbours by cosine over one contiguous buffer of unit
 //! vectors: the whole matrix is read once per process, and a query is a
-//! tight dot-product loop over it (split over the cores for large indexes)
-//! plus [`crate::search::top_k`], the partial selection of the best `k`.
+//! tight dot-product loop over it (split over the cores by rayon for large
+//! indexes) plus [`crate::search::top_k`], the partial selection of the best `k`.
 
 use std::collections::HashMap;
+
+use rayon::prelude::*;
 
 use crate::search::{top_k, Candidate};
 
 /// Rows at which a scan is split across threads.
 const PARALLEL_ROWS: usize = 32_768;
+/// Rows per task of a split scan.
+const ROWS_PER_TASK: usize = 4096;
 
 /// `n` unit vectors of dimension `dim`, row-major in one buffer, with the
 /// key (a paper's doc id) of each row.
@@ -45,7 +49,7 @@ impl DenseIndex {
         );
         self.row_of.insert(key, self.keys.len());
         self.keys.push(key);
-        self.data.extend(bytes.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])));
+        extend_from_le_bytes(&mut self.data, bytes);
         Ok(())
     }
 
@@ -76,20 +80,12 @@ impl DenseIndex {
         assert_eq!(query.len(), self.dim, "query dimension");
         let mut out = vec![0f32; self.keys.len()];
         let dim = self.dim;
-        let threads = if self.keys.len() >= PARALLEL_ROWS {
-            std::thread::available_parallelism().map_or(1, |n| n.get()).min(8)
-        } else {
-            1
-        };
-        if threads <= 1 || dim == 0 {
+        if self.keys.len() < PARALLEL_ROWS || dim == 0 {
             scan(&self.data, dim, query, &mut out);
         } else {
-            let rows_per = self.keys.len().div_ceil(threads);
-            std::thread::scope(|s| {
-                for (data, out) in self.data.chunks(rows_per * dim).zip(out.chunks_mut(rows_per)) {
-                    s.spawn(move || scan(data, dim, query, out));
-                }
-            });
+            out.par_chunks_mut(ROWS_PER_TASK)
+                .zip(self.data.par_chunks(ROWS_PER_TASK * dim))
+                .for_each(|(out, data)| scan(data, dim, query, out));
         }
         out
     }
@@ -127,14 +123,37 @@ pub fn dot(a: &[f32], b: &[f32]) -> f32 {
     sum
 }
 
-/// Little-endian bytes of a vector, as stored.
+/// Little-endian bytes of a vector, as stored: on a little-endian host the
+/// floats' own bytes ([`bytemuck::cast_slice`]).
 pub fn to_le_bytes(v: &[f32]) -> Vec<u8> {
-    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+    if cfg!(target_endian = "little") {
+        bytemuck::cast_slice(v).to_vec()
+    } else {
+        v.iter().flat_map(|x| x.to_le_bytes()).collect()
+    }
 }
 
-/// The vector held in little-endian bytes.
+/// The vector held in little-endian bytes (a trailing partial float is ignored).
 pub fn from_le_bytes(bytes: &[u8]) -> Vec<f32> {
-    bytes.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect()
+    let mut v = Vec::with_capacity(bytes.len() / 4);
+    extend_from_le_bytes(&mut v, bytes);
+    v
+}
+
+/// Appends the floats held in little-endian `bytes` to `out`. The bytes are
+/// copied into `out`'s own (aligned) floats, so a blob SQLite hands back at
+/// any alignment is fine.
+pub fn extend_from_le_bytes(out: &mut Vec<f32>, bytes: &[u8]) {
+    let n = bytes.len() / 4;
+    let start = out.len();
+    out.resize(start + n, 0.0);
+    let new = &mut out[start..];
+    bytemuck::cast_slice_mut::<f32, u8>(new).copy_from_slice(&bytes[..n * 4]);
+    if cfg!(target_endian = "big") {
+        for x in new {
+            *x = f32::from_bits(u32::from_le(x.to_bits()));
+        }
+    }
 }
 
 #[cfg(test)]
@@ -173,6 +192,12 @@ mod tests {
         let top = idx.top_k(&[0.6, 0.8], 2);
         assert_eq!(top.iter().map(|t| t.doc).collect::<Vec<_>>(), vec![3, 4]);
         assert_eq!(from_le_bytes(&to_le_bytes(&[1.5, -2.25])), vec![1.5, -2.25]);
+        assert_eq!(to_le_bytes(&[1.5]), 1.5f32.to_le_bytes());
+        // Stored blobs come back at any alignment, and a trailing partial float is ignored.
+        let mut blob = vec![0u8];
+        blob.extend(to_le_bytes(&[0.25, -8.0]));
+        blob.push(7);
+        assert_eq!(from_le_bytes(&blob[1..]), vec![0.25, -8.0]);
     }
 
     #[test]

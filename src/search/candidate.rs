@@ -4,32 +4,12 @@
 
 use std::cmp::Ordering;
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
-/// Scores by doc id. A query with a common term scores a fifth of the corpus,
-/// so the map's hash matters: doc ids are integers SQLite assigns, not user
-/// input, and a multiplicative hash (FxHash's) needs no SipHash protection.
-pub type DocScores = HashMap<i64, f64, BuildHasherDefault<DocHasher>>;
-
-/// The hasher of [`DocScores`].
-#[derive(Debug, Default, Clone, Copy)]
-pub struct DocHasher(u64);
-
-impl Hasher for DocHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x517c_c1b7_2722_0a95);
-        }
-    }
-
-    fn write_i64(&mut self, n: i64) {
-        self.0 = (self.0.rotate_left(5) ^ n as u64).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
-}
+/// Scores by doc id. A query with a common term scores a fifth of the
+/// corpus, so the map's hash matters: doc ids are integers SQLite assigns,
+/// not user input, so a fast unkeyed hash (foldhash's, with a fixed seed)
+/// needs no SipHash protection.
+pub type DocScores = HashMap<i64, f64, foldhash::fast::FixedState>;
 
 /// A paper in a stage's list: its doc id and its score there.
 #[derive(Debug, Clone, Copy, PartialEq)]
