@@ -47,11 +47,11 @@ use crate::store::fts5::{Fts5Builder, Fts5Reader};
 use crate::store::{Store, StoreAdjacency};
 
 /// How many queries the whole-process figure runs.
-pub const PROCESS_QUERIES: usize = 20;
+pub(crate) const PROCESS_QUERIES: usize = 20;
 /// How many BM25 papers are kept (and seed the walks).
-pub const TOP: usize = 10;
+pub(crate) const TOP: usize = 10;
 /// How far the walks go.
-pub const HOPS: u32 = 2;
+pub(crate) const HOPS: u32 = 2;
 
 /// What to measure.
 #[derive(Debug, Clone)]
@@ -120,13 +120,13 @@ impl Latency {
 }
 
 /// The nearest-rank `p`-th percentile of sorted, non-empty `sorted`.
-pub fn nearest_rank(sorted: &[f64], p: f64) -> f64 {
+pub(crate) fn nearest_rank(sorted: &[f64], p: f64) -> f64 {
     let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
     sorted[rank.clamp(1, sorted.len()) - 1]
 }
 
 /// The FTS5 tokenizer matching an analyzer.
-pub fn fts5_tokenizer(analyzer: Analyzer) -> &'static str {
+pub(crate) fn fts5_tokenizer(analyzer: Analyzer) -> &'static str {
     match analyzer {
         Analyzer::Plain => "unicode61",
         Analyzer::English => "porter unicode61",
@@ -135,7 +135,7 @@ pub fn fts5_tokenizer(analyzer: Analyzer) -> &'static str {
 
 /// The FTS5 query for `query`: its words minus stop words, each once,
 /// double-quoted, joined with ` OR `; `None` when nothing is left.
-pub fn fts5_query(analyzer: Analyzer, query: &str) -> Option<String> {
+pub(crate) fn fts5_query(analyzer: Analyzer, query: &str) -> Option<String> {
     let mut words: Vec<String> = Vec::new();
     for w in Analyzer::Plain.tokenize(query) {
         if !analyzer.is_stop_word(&w) && !words.contains(&w) {
@@ -262,7 +262,7 @@ pub fn run_bench(opts: &BenchOptions) -> anyhow::Result<BenchReport> {
 }
 
 /// Builds a new litindex index at `db` from `corpus` as `build --jsonl` does.
-pub fn build_litindex(corpus: &Path, db: &Path, analyzer: Analyzer) -> anyhow::Result<BuildFigures> {
+pub(crate) fn build_litindex(corpus: &Path, db: &Path, analyzer: Analyzer) -> anyhow::Result<BuildFigures> {
     let reset = reset_peak_rss();
     let started = Instant::now();
     let opts = IngestOptions { analyzer, ..IngestOptions::default() };
@@ -274,7 +274,7 @@ pub fn build_litindex(corpus: &Path, db: &Path, analyzer: Analyzer) -> anyhow::R
 }
 
 /// Times litindex's query paths over an existing index.
-pub fn query_litindex(db: &Path, queries: &[String], exe: Option<&Path>) -> anyhow::Result<QueryFigures> {
+pub(crate) fn query_litindex(db: &Path, queries: &[String], exe: Option<&Path>) -> anyhow::Result<QueryFigures> {
     let store = Store::open(db)?;
     let (bm25_times, tops) = time_queries(queries, |_, q| Ok(top_k(positive(&bm25_scores(&store, q)?), TOP)))?;
     let matches: Vec<usize> =
@@ -313,7 +313,7 @@ pub fn query_litindex(db: &Path, queries: &[String], exe: Option<&Path>) -> anyh
 }
 
 /// Times the FTS5 top-10 query over an FTS5 file made by [`build_fts5`].
-pub fn query_fts5(path: &Path, analyzer: Analyzer, queries: &[String]) -> anyhow::Result<Option<Latency>> {
+pub(crate) fn query_fts5(path: &Path, analyzer: Analyzer, queries: &[String]) -> anyhow::Result<Option<Latency>> {
     let fts = Fts5Reader::open(path)?;
     let matches: Vec<Option<String>> = queries.iter().map(|q| fts5_query(analyzer, q)).collect();
     let (times, _) = time_queries(queries, |i, _| match &matches[i] {
@@ -383,7 +383,7 @@ fn search_process(exe: &Path, db: &Path, query: &str) -> anyhow::Result<()> {
 }
 
 /// Builds a new FTS5 file at `path` over the corpus's `title + " " + abstract`.
-pub fn build_fts5(corpus: &Path, path: &Path, analyzer: Analyzer) -> anyhow::Result<BuildFigures> {
+pub(crate) fn build_fts5(corpus: &Path, path: &Path, analyzer: Analyzer) -> anyhow::Result<BuildFigures> {
     let reset = reset_peak_rss();
     let started = Instant::now();
     let fts = Fts5Builder::create(path, fts5_tokenizer(analyzer))?;

@@ -130,7 +130,7 @@ pub fn mrr(ranked: &[String], judged: &HashMap<String, i32>, k: usize) -> f64 {
 }
 
 /// Average precision at depth `k`.
-pub fn average_precision(ranked: &[String], judged: &HashMap<String, i32>, k: usize) -> f64 {
+pub(crate) fn average_precision(ranked: &[String], judged: &HashMap<String, i32>, k: usize) -> f64 {
     let relevant = judged.values().filter(|&&g| g > 0).count();
     if relevant == 0 {
         return 0.0;

@@ -39,7 +39,7 @@ impl DenseIndex {
     }
 
     /// Adds one row from its little-endian f32 bytes (as stored).
-    pub fn push_le_bytes(&mut self, key: i64, bytes: &[u8]) -> anyhow::Result<()> {
+    pub(crate) fn push_le_bytes(&mut self, key: i64, bytes: &[u8]) -> anyhow::Result<()> {
         anyhow::ensure!(
             bytes.len() == self.dim * 4,
             "a stored vector has {} bytes, expected {} ({} dimensions)",
@@ -107,7 +107,7 @@ fn scan(data: &[f32], dim: usize, query: &[f32], out: &mut [f32]) {
 
 /// A dot product written so the compiler vectorises it (eight independent sums).
 #[inline]
-pub fn dot(a: &[f32], b: &[f32]) -> f32 {
+pub(crate) fn dot(a: &[f32], b: &[f32]) -> f32 {
     let mut acc = [0f32; 8];
     let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
     let (ra, rb) = (ca.remainder(), cb.remainder());
@@ -125,7 +125,7 @@ pub fn dot(a: &[f32], b: &[f32]) -> f32 {
 
 /// Little-endian bytes of a vector, as stored: on a little-endian host the
 /// floats' own bytes ([`bytemuck::cast_slice`]).
-pub fn to_le_bytes(v: &[f32]) -> Vec<u8> {
+pub(crate) fn to_le_bytes(v: &[f32]) -> Vec<u8> {
     if cfg!(target_endian = "little") {
         bytemuck::cast_slice(v).to_vec()
     } else {
@@ -134,7 +134,8 @@ pub fn to_le_bytes(v: &[f32]) -> Vec<u8> {
 }
 
 /// The vector held in little-endian bytes (a trailing partial float is ignored).
-pub fn from_le_bytes(bytes: &[u8]) -> Vec<f32> {
+#[cfg(test)]
+fn from_le_bytes(bytes: &[u8]) -> Vec<f32> {
     let mut v = Vec::with_capacity(bytes.len() / 4);
     extend_from_le_bytes(&mut v, bytes);
     v
@@ -143,7 +144,7 @@ pub fn from_le_bytes(bytes: &[u8]) -> Vec<f32> {
 /// Appends the floats held in little-endian `bytes` to `out`. The bytes are
 /// copied into `out`'s own (aligned) floats, so a blob SQLite hands back at
 /// any alignment is fine.
-pub fn extend_from_le_bytes(out: &mut Vec<f32>, bytes: &[u8]) {
+pub(crate) fn extend_from_le_bytes(out: &mut Vec<f32>, bytes: &[u8]) {
     let n = bytes.len() / 4;
     let start = out.len();
     out.resize(start + n, 0.0);

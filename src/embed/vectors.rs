@@ -5,7 +5,7 @@
 use rusqlite::Connection;
 
 use super::chunk::{Chunk, ChunkIndex};
-use super::dense::{to_le_bytes, DenseIndex};
+use super::dense::{extend_from_le_bytes, to_le_bytes, DenseIndex};
 use super::model::ModelInfo;
 use crate::store::vectors::{self as table, ChunkBlob, ModelEntry};
 
@@ -91,7 +91,7 @@ pub(crate) fn load_chunks(conn: &Connection, model_id: i64, dim: usize) -> anyho
             buf.clear();
             current = Some(doc);
         }
-        buf.extend(bytes.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])));
+        extend_from_le_bytes(&mut buf, bytes);
         Ok(())
     })?;
     if let Some(d) = current {

@@ -20,7 +20,7 @@ pub struct Candidate {
 
 impl Candidate {
     /// Rank order: the higher score first, equal scores by the lower doc id.
-    pub fn rank_order(a: &Candidate, b: &Candidate) -> Ordering {
+    pub(crate) fn rank_order(a: &Candidate, b: &Candidate) -> Ordering {
         b.score.total_cmp(&a.score).then_with(|| a.doc.cmp(&b.doc))
     }
 }
@@ -43,7 +43,7 @@ pub fn top_k(candidates: impl IntoIterator<Item = Candidate>, k: usize) -> Vec<C
 }
 
 /// The candidates of `scores` with a positive score, in no order.
-pub fn positive(scores: &DocScores) -> impl Iterator<Item = Candidate> + '_ {
+pub(crate) fn positive(scores: &DocScores) -> impl Iterator<Item = Candidate> + '_ {
     scores.iter().filter(|(_, &score)| score > 0.0).map(|(&doc, &score)| Candidate { doc, score })
 }
 

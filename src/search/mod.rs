@@ -26,7 +26,8 @@ pub mod first_stage;
 pub mod rank;
 pub mod request;
 
-pub use candidate::{positive, top_k, Candidate, DocScores};
+pub(crate) use candidate::positive;
+pub use candidate::{top_k, Candidate, DocScores};
 pub use first_stage::bm25_scores;
 pub use rank::{graph_score, recency_score, snippet, Hit, RetrievalResult};
 pub use request::{

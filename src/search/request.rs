@@ -243,7 +243,7 @@ impl SearchRequest {
     }
 
     /// The same search for another query.
-    pub fn with_query(&self, query: impl Into<String>) -> SearchRequest {
+    pub(crate) fn with_query(&self, query: impl Into<String>) -> SearchRequest {
         SearchRequest { query: query.into(), ..self.clone() }
     }
 }
