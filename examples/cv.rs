@@ -14,7 +14,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use litindex::eval::{evaluate, read_qrels, read_queries, QueryScores};
+use litindex::eval::{QueryScores, evaluate, read_qrels, read_queries};
 use litindex::graph::Direction;
 use litindex::search::{GraphScore, SearchParams, SearchRequest, Weights};
 use litindex::store::Store;

@@ -285,11 +285,7 @@ fn is_english_stop_word(word: &str) -> bool {
 /// a word and which the stop list and the stemmer only know as `'`.
 fn normalize_word(word: &str) -> String {
     let lower = word.to_lowercase();
-    if lower.contains('\u{2019}') {
-        lower.replace('\u{2019}', "'")
-    } else {
-        lower
-    }
+    if lower.contains('\u{2019}') { lower.replace('\u{2019}', "'") } else { lower }
 }
 
 /// Whether `c` is indexed as part of a CJK run (character bigrams) rather than

@@ -37,12 +37,12 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use serde::Serialize;
 
-use crate::analyzer::{indexed_text, Analyzer};
-use crate::graph::{bfs, Direction};
+use crate::analyzer::{Analyzer, indexed_text};
+use crate::graph::{Direction, bfs};
 use crate::ingest::formats::{self, Format, FormatOptions};
-use crate::ingest::{build, IngestOptions, Input};
+use crate::ingest::{IngestOptions, Input, build};
 use crate::paper::Item;
-use crate::search::{bm25_scores, positive, search, top_k, SearchParams, SearchRequest, DEFAULT_LIMIT};
+use crate::search::{DEFAULT_LIMIT, SearchParams, SearchRequest, bm25_scores, positive, search, top_k};
 use crate::store::fts5::{Fts5Builder, Fts5Reader};
 use crate::store::{Store, StoreAdjacency};
 

@@ -169,11 +169,7 @@ pub fn reference_scores(
                 .iter()
                 .map(|(term, qc)| {
                     let tf = toks.iter().filter(|t| *t == term).count() as u32;
-                    if tf == 0 {
-                        0.0
-                    } else {
-                        bm25.term_weight(&stats, term, *qc).score(tf, toks.len() as u32)
-                    }
+                    if tf == 0 { 0.0 } else { bm25.term_weight(&stats, term, *qc).score(tf, toks.len() as u32) }
                 })
                 .sum();
             (id.to_string(), score)

@@ -9,8 +9,8 @@ use litindex::bm25::{DEFAULT_B, DEFAULT_K1};
 use litindex::embed::{DEFAULT_EMBED_BATCH, MODEL_DIR_ENV};
 use litindex::graph::Direction;
 use litindex::search::{
-    Fusion, GraphScore, Mode, SearchParams, SearchRequest, SemanticParams, Weights, DEFAULT_DENSE_K,
-    DEFAULT_RERANK_WEIGHT,
+    DEFAULT_DENSE_K, DEFAULT_RERANK_WEIGHT, Fusion, GraphScore, Mode, SearchParams, SearchRequest, SemanticParams,
+    Weights,
 };
 
 /// The database used when neither `--db` nor `LITINDEX_DB` names one.

@@ -23,8 +23,8 @@ use anyhow::Context;
 use serde::Serialize;
 
 use crate::embed::SemanticIndex;
-use crate::fields::{object, req_str, FieldError};
-use crate::search::{search, SearchRequest};
+use crate::fields::{FieldError, object, req_str};
+use crate::search::{SearchRequest, search};
 use crate::store::Store;
 
 /// The metrics `eval` reports, by name.
@@ -108,11 +108,7 @@ pub fn ndcg(ranked: &[String], judged: &HashMap<String, i32>, k: usize) -> f64 {
     let mut ideal: Vec<f64> = judged.values().filter(|&&g| g > 0).map(|&g| g as f64).collect();
     ideal.sort_by(|a, b| b.total_cmp(a));
     let idcg: f64 = ideal.iter().take(k).enumerate().map(|(i, g)| g / ((i + 2) as f64).log2()).sum();
-    if idcg > 0.0 {
-        dcg / idcg
-    } else {
-        0.0
-    }
+    if idcg > 0.0 { dcg / idcg } else { 0.0 }
 }
 
 /// Recall at depth `k`.

@@ -3,8 +3,8 @@
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
-use clap::error::ErrorKind;
 use clap::Parser;
+use clap::error::ErrorKind;
 
 mod cli;
 mod commands;
@@ -37,11 +37,7 @@ fn main() -> ExitCode {
         Err(e) => {
             let message = format!("{e:#}").replace('\n', " ");
             eprintln!("litindex: error: {message}");
-            if e.downcast_ref::<UsageError>().is_some() {
-                ExitCode::from(2)
-            } else {
-                ExitCode::FAILURE
-            }
+            if e.downcast_ref::<UsageError>().is_some() { ExitCode::from(2) } else { ExitCode::FAILURE }
         }
     }
 }

@@ -4,7 +4,7 @@
 use std::io::Write;
 
 use crate::cli::{BenchArgs, Format, Peer};
-use litindex::bench::{run_bench, write_table, BenchOptions};
+use litindex::bench::{BenchOptions, run_bench, write_table};
 
 pub fn run(args: &BenchArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let opts = BenchOptions {

@@ -4,12 +4,12 @@
 use std::io::Write;
 use std::path::Path;
 
-use super::ingest::{print_summary, timed_with_progress};
 use super::UsageError;
+use super::ingest::{print_summary, timed_with_progress};
 use crate::cli::BuildArgs;
 use litindex::bm25::Bm25;
 use litindex::ingest::Format;
-use litindex::ingest::{build, IngestOptions, IngestSummary, Input};
+use litindex::ingest::{IngestOptions, IngestSummary, Input, build};
 
 pub fn run(args: &BuildArgs, db: &Path, out: &mut dyn Write) -> anyhow::Result<()> {
     let bm25 = Bm25::new(args.k1, args.b).map_err(|e| UsageError(e.to_string()))?;

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use super::UsageError;
 use crate::cli::EmbedArgs;
-use litindex::embed::{embed_index, EmbedOptions};
+use litindex::embed::{EmbedOptions, embed_index};
 
 pub fn run(args: &EmbedArgs, db: &Path, out: &mut dyn Write) -> anyhow::Result<()> {
     if args.batch == 0 {

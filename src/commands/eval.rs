@@ -2,11 +2,11 @@
 
 use std::io::Write;
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value, json};
 
 use super::UsageError;
 use crate::cli::{EvalArgs, Format};
-use litindex::eval::{evaluate, read_qrels, read_queries, METRICS};
+use litindex::eval::{METRICS, evaluate, read_qrels, read_queries};
 use litindex::search::Mode;
 use litindex::store::Store;
 

@@ -10,7 +10,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use super::UsageError;
 use crate::cli::{FormatChoice, IngestArgs};
 use litindex::bm25::Bm25;
-use litindex::ingest::{ingest, IngestOptions, IngestSummary, Input, Progress};
+use litindex::ingest::{IngestOptions, IngestSummary, Input, Progress, ingest};
 use litindex::store::Store;
 
 pub fn run(args: &IngestArgs, db: &Path, out: &mut dyn Write) -> anyhow::Result<()> {

@@ -62,9 +62,5 @@ struct PaperJson {
 }
 
 fn list(ids: &[String]) -> String {
-    if ids.is_empty() {
-        "-".into()
-    } else {
-        format!("{} ({})", ids.join(", "), ids.len())
-    }
+    if ids.is_empty() { "-".into() } else { format!("{} ({})", ids.join(", "), ids.len()) }
 }

@@ -5,7 +5,7 @@ use std::io::Write;
 use super::UsageError;
 use crate::cli::{Format, SearchArgs, SearchOpts};
 use litindex::embed::SemanticIndex;
-use litindex::search::{search, Mode, MAX_SEARCH_HOPS};
+use litindex::search::{MAX_SEARCH_HOPS, Mode, search};
 use litindex::store::Store;
 
 /// Checks the arguments that clap cannot.

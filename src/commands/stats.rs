@@ -6,7 +6,7 @@ use std::io::Write;
 use serde::Serialize;
 
 use crate::cli::{Format, StatsArgs};
-use litindex::store::{Store, SCHEMA_VERSION};
+use litindex::store::{SCHEMA_VERSION, Store};
 
 #[derive(Serialize)]
 struct Stats {

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use rayon::prelude::*;
 
-use crate::search::{top_k, Candidate};
+use crate::search::{Candidate, top_k};
 
 /// Rows at which a scan is split across threads.
 const PARALLEL_ROWS: usize = 32_768;

@@ -21,14 +21,14 @@ pub mod vectors;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use anyhow::{bail, Context};
+use anyhow::{Context, bail};
 
 pub use chunk::ChunkIndex;
 pub use dense::DenseIndex;
 pub use model::{Embedder, ModelInfo};
 
 use crate::failpoint::failpoint_at;
-use crate::store::{explain, open_for_writing, write_transaction, Notes, Store};
+use crate::store::{Notes, Store, explain, open_for_writing, write_transaction};
 use vectors::StoredModel;
 
 /// The environment variable naming the model directory.

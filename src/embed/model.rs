@@ -25,7 +25,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context};
+use anyhow::{Context, bail};
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
 use candle_transformers::models::bert::{BertModel, Config};
@@ -278,7 +278,7 @@ impl Embedder {
         let types = Tensor::from_vec(types, (n, len), &self.device)?;
         let mask = Tensor::from_vec(mask, (n, len), &self.device)?;
         let hidden = self.model.forward(&ids, &types, Some(&mask))?; // (n, len, dim)
-                                                                     // Mean over the attention mask, then L2 normalisation.
+        // Mean over the attention mask, then L2 normalisation.
         let m = mask.to_dtype(DType::F32)?.unsqueeze(2)?; // (n, len, 1)
         let summed = hidden.broadcast_mul(&m)?.sum(1)?; // (n, dim)
         let counts = m.sum(1)?.clamp(1e-9f32, f32::MAX)?; // (n, 1)
@@ -297,11 +297,7 @@ pub fn cosine(a: &[f32], b: &[f32]) -> f64 {
         na += x as f64 * x as f64;
         nb += y as f64 * y as f64;
     }
-    if na == 0.0 || nb == 0.0 {
-        0.0
-    } else {
-        dot / (na.sqrt() * nb.sqrt())
-    }
+    if na == 0.0 || nb == 0.0 { 0.0 } else { dot / (na.sqrt() * nb.sqrt()) }
 }
 
 #[cfg(test)]

@@ -130,7 +130,7 @@ pub fn write_tiny_model(dir: &Path, dim: usize, seed: u64) -> anyhow::Result<()>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::embed::model::{cosine, Embedder};
+    use crate::embed::model::{Embedder, cosine};
 
     #[test]
     fn the_tiny_model_loads_and_embeds() {

@@ -5,11 +5,11 @@
 use rusqlite::Connection;
 
 use super::chunk::{Chunk, ChunkIndex};
-use super::dense::{extend_from_le_bytes, to_le_bytes, DenseIndex};
+use super::dense::{DenseIndex, extend_from_le_bytes, to_le_bytes};
 use super::model::ModelInfo;
 use crate::store::vectors::{self as table, ChunkBlob, ModelEntry};
 
-pub use crate::store::vectors::{counts, existing, models, StoredModel};
+pub use crate::store::vectors::{StoredModel, counts, existing, models};
 pub(crate) use crate::store::vectors::{paper_texts, remove_orphans};
 
 /// Records `info` (or refreshes its directory and time) and returns its id.

@@ -18,7 +18,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::paper::{text_rank, Disagreement, Filed, PaperId, Record};
+use crate::paper::{Disagreement, Filed, PaperId, Record, text_rank};
 
 /// A paper as its records make it.
 #[derive(Debug, Clone, PartialEq)]

@@ -15,12 +15,12 @@ use std::sync::atomic::Ordering;
 use rusqlite::Connection;
 
 use super::engine::{IngestReport, Ingester};
-use super::formats::{self, Format, FormatOptions, ReadError, MOCK};
+use super::formats::{self, Format, FormatOptions, MOCK, ReadError};
 use crate::analyzer::Analyzer;
 use crate::bm25::Bm25;
 use crate::failpoint::failpoint_at;
 use crate::paper::{Item, PaperId};
-use crate::store::{create_index, create_new_index, explain, open_for_writing, write_transaction, Notes};
+use crate::store::{Notes, create_index, create_new_index, explain, open_for_writing, write_transaction};
 
 /// How many skipped records are listed by line.
 pub(crate) const LISTED_SKIPS: usize = 20;

@@ -10,5 +10,5 @@ mod files;
 pub(crate) mod formats;
 
 pub use engine::IngestReport;
-pub use files::{build, ingest, IngestOptions, IngestSummary, Input, Progress};
+pub use files::{IngestOptions, IngestSummary, Input, Progress, build, ingest};
 pub use formats::Format;

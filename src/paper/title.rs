@@ -2,8 +2,8 @@
 //! no strong id: same normalised title, years within one, same first-author
 //! surname.
 
-use unicode_normalization::char::is_combining_mark;
 use unicode_normalization::UnicodeNormalization;
+use unicode_normalization::char::is_combining_mark;
 
 /// Titles too generic to match on (compared after normalisation).
 const GENERIC_TITLES: &[&str] = &[

@@ -44,7 +44,7 @@ pub fn top_k(candidates: impl IntoIterator<Item = Candidate>, k: usize) -> Vec<C
 
 /// The candidates of `scores` with a positive score, in no order.
 pub(crate) fn positive(scores: &DocScores) -> impl Iterator<Item = Candidate> + '_ {
-    scores.iter().filter(|(_, &score)| score > 0.0).map(|(&doc, &score)| Candidate { doc, score })
+    scores.iter().filter(|&(_, &score)| score > 0.0).map(|(&doc, &score)| Candidate { doc, score })
 }
 
 #[cfg(test)]

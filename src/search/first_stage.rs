@@ -24,8 +24,8 @@
 //! when it is in neither list). `bm25_score` is still each paper's BM25, and
 //! `dense_score` its cosine. Ties in a semantic list go by doc id.
 
-use super::candidate::{positive, top_k, Candidate, DocScores};
-use super::request::{Fusion, Mode, SearchRequest, SemanticParams, RRF_K};
+use super::candidate::{Candidate, DocScores, positive, top_k};
+use super::request::{Fusion, Mode, RRF_K, SearchRequest, SemanticParams};
 use crate::bm25::query_terms;
 use crate::embed::SemanticIndex;
 use crate::store::Store;
@@ -144,11 +144,7 @@ fn bm25_list(store: &Store, scores: &DocScores, k: usize) -> anyhow::Result<Vec<
 
 /// `(x − lo) / (hi − lo)`; 1 when the range is empty (every value equal).
 fn min_max(x: f64, (lo, hi): (f64, f64)) -> f64 {
-    if hi > lo {
-        (x - lo) / (hi - lo)
-    } else {
-        1.0
-    }
+    if hi > lo { (x - lo) / (hi - lo) } else { 1.0 }
 }
 
 /// Reads the paper ids of a list, best first.

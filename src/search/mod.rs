@@ -27,12 +27,13 @@ pub mod rank;
 pub mod request;
 
 pub(crate) use candidate::positive;
-pub use candidate::{top_k, Candidate, DocScores};
+pub use candidate::{Candidate, DocScores, top_k};
 pub use first_stage::bm25_scores;
-pub use rank::{graph_score, recency_score, snippet, Hit, RetrievalResult};
+pub use rank::{Hit, RetrievalResult, graph_score, recency_score, snippet};
 pub use request::{
-    Fusion, GraphScore, Mode, ModeDefaults, SearchParams, SearchRequest, SemanticParams, Weights, DEFAULT_DENSE_K,
-    DEFAULT_HOPS, DEFAULT_LIMIT, DEFAULT_RERANK_WEIGHT, DEFAULT_TOP_K, MAX_SEARCH_HOPS, RRF_K, WEIGHTED_DEFAULTS,
+    DEFAULT_DENSE_K, DEFAULT_HOPS, DEFAULT_LIMIT, DEFAULT_RERANK_WEIGHT, DEFAULT_TOP_K, Fusion, GraphScore,
+    MAX_SEARCH_HOPS, Mode, ModeDefaults, RRF_K, SearchParams, SearchRequest, SemanticParams, WEIGHTED_DEFAULTS,
+    Weights,
 };
 
 use crate::embed::SemanticIndex;

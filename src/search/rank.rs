@@ -27,10 +27,10 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::candidate::Candidate;
-use super::first_stage::{bm25_scores, FirstStage};
+use super::first_stage::{FirstStage, bm25_scores};
 use super::request::{GraphScore, Mode, SearchRequest};
 use crate::embed::SemanticIndex;
-use crate::graph::{bfs, Direction};
+use crate::graph::{Direction, bfs};
 use crate::store::{Store, StoreAdjacency};
 
 /// One ranked paper with the parts of its score.

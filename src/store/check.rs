@@ -5,8 +5,8 @@
 //! cannot run (a badly damaged file) counts as a violation of its invariant.
 //! Edge ends that are not papers are dangling ids: allowed, and counted.
 
-use rusqlite::types::Value;
 use rusqlite::Connection;
+use rusqlite::types::Value;
 use serde::Serialize;
 
 use super::{APPLICATION_ID, SCHEMA_VERSION};

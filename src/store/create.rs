@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::time::Instant;
 
-use anyhow::{bail, Context};
+use anyhow::{Context, bail};
 use rusqlite::{Connection, OpenFlags};
 
 use super::*;
@@ -187,7 +187,7 @@ fn retire(path: &Path) -> anyhow::Result<Option<Connection>> {
                     "cannot retire the old index at {}; move it away (with any -wal, -shm and -journal beside it) \
                      and run the command again",
                     path.display()
-                )))
+                )));
             }
         }
         if Instant::now() >= deadline {

@@ -35,7 +35,7 @@ pub mod writer;
 pub use check::{CheckReport, InvariantResult};
 pub(crate) use create::{create_index, create_new_index};
 pub(crate) use explain::explain;
-use explain::{sqlite_code, Explained};
+use explain::{Explained, sqlite_code};
 pub use graph::StoreAdjacency;
 pub use migrate::SCHEMA_VERSION;
 pub use read::{IndexMeta, PaperRow, Posting};
@@ -44,9 +44,9 @@ pub use summary::{Counts, Merge};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use anyhow::{bail, Context};
+use anyhow::{Context, bail};
 use rusqlite::ffi::ErrorCode;
-use rusqlite::{Connection, OpenFlags, TransactionBehavior, MAIN_DB};
+use rusqlite::{Connection, MAIN_DB, OpenFlags, TransactionBehavior};
 
 use crate::failpoint::failpoint;
 
@@ -355,7 +355,7 @@ fn check_identity(conn: &Connection, path: &Path) -> anyhow::Result<i64> {
     let app_id: i32 = match conn.query_row("PRAGMA application_id", [], |r| r.get(0)) {
         Ok(id) => id,
         Err(e) if matches!(sqlite_code(&e), Some(ErrorCode::NotADatabase)) => {
-            return Err(anyhow::Error::new(e).context(not_ours()))
+            return Err(anyhow::Error::new(e).context(not_ours()));
         }
         Err(e) => {
             let e = explain(e.into(), path);

@@ -9,9 +9,9 @@
 use std::collections::HashMap;
 
 use anyhow::Context;
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::{Connection, OptionalExtension, params};
 
-use crate::analyzer::{indexed_text, Analyzer};
+use crate::analyzer::{Analyzer, indexed_text};
 use crate::bm25::Bm25;
 
 /// What a paper row holds, borrowed from whoever derived it.

@@ -20,9 +20,9 @@
 use std::collections::BTreeSet;
 
 use anyhow::Context;
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::{Connection, OptionalExtension, params};
 
-use super::write::{refresh_meta, IndexWriter, PaperDraft};
+use super::write::{IndexWriter, PaperDraft, refresh_meta};
 use crate::analyzer::Analyzer;
 use crate::paper::title::title_key;
 use crate::paper::{Disagreement, Filed, Record};

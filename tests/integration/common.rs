@@ -5,7 +5,7 @@ use std::process::{Command, Output};
 
 use litindex::analyzer::Analyzer;
 use litindex::bm25::Bm25;
-use litindex::ingest::{build, IngestOptions, Input};
+use litindex::ingest::{IngestOptions, Input, build};
 use litindex::store::Store;
 use serde::Serialize;
 

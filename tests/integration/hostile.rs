@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use litindex::store::Store;
-use serde_json::{json as j, Value};
+use serde_json::{Value, json as j};
 
 use crate::common::{stderr, stdout};
 use crate::reliability::{assert_check_passes, assert_no_panic, dump, json, ok, one_line_error, run};

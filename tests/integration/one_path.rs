@@ -5,7 +5,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 
 use crate::common::{litindex, stdout};
 

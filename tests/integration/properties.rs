@@ -9,13 +9,13 @@
 use std::collections::BTreeMap;
 
 use litindex::analyzer::Analyzer;
-use litindex::bm25::{reference_scores, Bm25};
-use litindex::graph::{bfs, Direction, MemoryGraph};
+use litindex::bm25::{Bm25, reference_scores};
+use litindex::graph::{Direction, MemoryGraph, bfs};
 use litindex::search::bm25_scores;
 use litindex::store::StoreAdjacency;
 use proptest::prelude::*;
 
-use crate::common::{build_papers, Paper};
+use crate::common::{Paper, build_papers};
 
 /// A small vocabulary so that terms repeat across documents and queries.
 const WORDS: &[&str] = &[

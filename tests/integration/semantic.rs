@@ -10,9 +10,9 @@ use std::process::{Command, Output};
 
 use litindex::embed::model::cosine;
 use litindex::embed::tiny::write_tiny_model;
-use litindex::embed::{vectors, Embedder, MODEL_DIR_ENV};
+use litindex::embed::{Embedder, MODEL_DIR_ENV, vectors};
 use litindex::store::Store;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 
 use crate::common::{litindex, shared_data, skip_for_want_of, stderr, stdout};
 
@@ -90,26 +90,86 @@ fn ids(v: &Value) -> Vec<String> {
 
 /// Twenty short papers on unrelated topics, with a few citations.
 const TOPICS: [(&str, &str); 20] = [
-    ("Smoking and myocardial infarction", "Cigarette smoking raises the risk of myocardial infarction. Cohort data from forty thousand adults show the effect persists for a decade after quitting."),
-    ("Sparse attention for long documents", "Sparse attention patterns cut the quadratic cost of transformers. Block and strided patterns keep accuracy on long document benchmarks."),
-    ("Coral reef bleaching under marine heatwaves", "Marine heatwaves bleach coral reefs across the Pacific. Recovery takes years and depends on water quality."),
-    ("Vitamin D supplementation and fractures", "Vitamin D supplements did not prevent fractures in older adults. The randomized trial followed twenty thousand participants."),
-    ("Graph neural networks for molecules", "Message passing networks predict molecular properties. Atoms are nodes and bonds are edges."),
-    ("Urban heat islands and tree cover", "City neighbourhoods with more trees are cooler in summer. Satellite temperature maps quantify the effect."),
-    ("Antibiotic resistance in hospital wards", "Carbapenem resistant bacteria spread between patients in intensive care. Screening and isolation reduce transmission."),
-    ("Low-rank adapters for fine-tuning", "Low-rank adapters fine-tune large language models with few trainable parameters. Quality matches full fine-tuning."),
-    ("Sleep deprivation and memory consolidation", "Losing a night of sleep impairs the consolidation of new memories. Hippocampal replay during deep sleep is reduced."),
-    ("Solar panel efficiency in hot climates", "Photovoltaic modules lose efficiency as their temperature rises. Cooling and bifacial designs recover part of the loss."),
-    ("Gut microbiome and obesity", "The composition of gut bacteria differs between lean and obese individuals. Transplanting microbiota transfers weight gain in mice."),
-    ("Citation graphs for literature search", "Following citations finds related work that keyword search misses. Two hops from good seeds recover most relevant papers."),
-    ("Glacier retreat in the Alps", "Alpine glaciers have lost half their volume since 1900. Summer temperature explains most of the retreat."),
-    ("Exercise and depression", "Regular aerobic exercise reduces symptoms of depression. The effect is comparable to medication in mild cases."),
-    ("Quantum error correction with surface codes", "Surface codes protect logical qubits from noise. Error rates fall as the code distance grows."),
-    ("Bee colony collapse and pesticides", "Neonicotinoid pesticides impair honey bee navigation. Colonies exposed in the field produce fewer queens."),
-    ("Dataset distillation", "Dataset distillation compresses a training set into a few synthetic examples. Models trained on them approach full accuracy."),
-    ("Childhood vaccination and measles outbreaks", "Falling vaccination coverage led to measles outbreaks in several countries. Herd immunity needs ninety five percent coverage."),
-    ("Battery degradation in electric vehicles", "Lithium ion batteries lose capacity with fast charging and heat. Thermal management extends pack life."),
-    ("Evaluation harnesses for language models", "Shared evaluation harnesses make language model benchmarks reproducible. Prompt formats change scores by several points."),
+    (
+        "Smoking and myocardial infarction",
+        "Cigarette smoking raises the risk of myocardial infarction. Cohort data from forty thousand adults show the effect persists for a decade after quitting.",
+    ),
+    (
+        "Sparse attention for long documents",
+        "Sparse attention patterns cut the quadratic cost of transformers. Block and strided patterns keep accuracy on long document benchmarks.",
+    ),
+    (
+        "Coral reef bleaching under marine heatwaves",
+        "Marine heatwaves bleach coral reefs across the Pacific. Recovery takes years and depends on water quality.",
+    ),
+    (
+        "Vitamin D supplementation and fractures",
+        "Vitamin D supplements did not prevent fractures in older adults. The randomized trial followed twenty thousand participants.",
+    ),
+    (
+        "Graph neural networks for molecules",
+        "Message passing networks predict molecular properties. Atoms are nodes and bonds are edges.",
+    ),
+    (
+        "Urban heat islands and tree cover",
+        "City neighbourhoods with more trees are cooler in summer. Satellite temperature maps quantify the effect.",
+    ),
+    (
+        "Antibiotic resistance in hospital wards",
+        "Carbapenem resistant bacteria spread between patients in intensive care. Screening and isolation reduce transmission.",
+    ),
+    (
+        "Low-rank adapters for fine-tuning",
+        "Low-rank adapters fine-tune large language models with few trainable parameters. Quality matches full fine-tuning.",
+    ),
+    (
+        "Sleep deprivation and memory consolidation",
+        "Losing a night of sleep impairs the consolidation of new memories. Hippocampal replay during deep sleep is reduced.",
+    ),
+    (
+        "Solar panel efficiency in hot climates",
+        "Photovoltaic modules lose efficiency as their temperature rises. Cooling and bifacial designs recover part of the loss.",
+    ),
+    (
+        "Gut microbiome and obesity",
+        "The composition of gut bacteria differs between lean and obese individuals. Transplanting microbiota transfers weight gain in mice.",
+    ),
+    (
+        "Citation graphs for literature search",
+        "Following citations finds related work that keyword search misses. Two hops from good seeds recover most relevant papers.",
+    ),
+    (
+        "Glacier retreat in the Alps",
+        "Alpine glaciers have lost half their volume since 1900. Summer temperature explains most of the retreat.",
+    ),
+    (
+        "Exercise and depression",
+        "Regular aerobic exercise reduces symptoms of depression. The effect is comparable to medication in mild cases.",
+    ),
+    (
+        "Quantum error correction with surface codes",
+        "Surface codes protect logical qubits from noise. Error rates fall as the code distance grows.",
+    ),
+    (
+        "Bee colony collapse and pesticides",
+        "Neonicotinoid pesticides impair honey bee navigation. Colonies exposed in the field produce fewer queens.",
+    ),
+    (
+        "Dataset distillation",
+        "Dataset distillation compresses a training set into a few synthetic examples. Models trained on them approach full accuracy.",
+    ),
+    (
+        "Childhood vaccination and measles outbreaks",
+        "Falling vaccination coverage led to measles outbreaks in several countries. Herd immunity needs ninety five percent coverage.",
+    ),
+    (
+        "Battery degradation in electric vehicles",
+        "Lithium ion batteries lose capacity with fast charging and heat. Thermal management extends pack life.",
+    ),
+    (
+        "Evaluation harnesses for language models",
+        "Shared evaluation harnesses make language model benchmarks reproducible. Prompt formats change scores by several points.",
+    ),
 ];
 
 /// Writes the corpus as Paper JSON Lines and builds an index of it at `dir/corpus.db`.

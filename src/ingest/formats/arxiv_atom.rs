@@ -23,13 +23,13 @@
 use std::io::{self, BufRead};
 use std::path::PathBuf;
 
+use quick_xml::NsReader;
 use quick_xml::errors::IllFormedError;
 use quick_xml::escape::resolve_predefined_entity;
 use quick_xml::events::Event;
 use quick_xml::name::ResolveResult;
-use quick_xml::NsReader;
 
-use super::{collapse_ws, field_err, file_fault, record_error, FieldError, Input, Items, Located, ReadError};
+use super::{FieldError, Input, Items, Located, ReadError, collapse_ws, field_err, file_fault, record_error};
 use crate::paper::PaperId;
 use crate::paper::{Item, Record};
 
@@ -147,11 +147,11 @@ impl Feed {
         let (resolved, event) = match self.reader.read_resolved_event_into(&mut self.buf) {
             Ok(x) => x,
             Err(quick_xml::Error::Io(e)) => {
-                return Err(ReadError::File(file_fault(&self.path, io::Error::new(e.kind(), e.to_string()))))
+                return Err(ReadError::File(file_fault(&self.path, io::Error::new(e.kind(), e.to_string()))));
             }
             // A lone `&`: the reader has read past it, so, like an unknown entity, it spoils only its text.
             Err(quick_xml::Error::IllFormed(IllFormedError::UnclosedReference)) => {
-                return Ok(Ev::Text(Err("a `&` that starts no entity or character reference".into())))
+                return Ok(Ev::Text(Err("a `&` that starts no entity or character reference".into())));
             }
             // The reader checks UTF-8 as it reads, and cannot go on; `error_position` is not set for this.
             Err(e @ quick_xml::Error::Encoding(_)) => {
@@ -159,14 +159,14 @@ impl Feed {
                     "{}: malformed XML before byte {}: {e}",
                     self.path.display(),
                     self.reader.buffer_position()
-                )))
+                )));
             }
             Err(e) => {
                 return Err(ReadError::File(anyhow::anyhow!(
                     "{}: malformed XML at byte {}: {e}",
                     self.path.display(),
                     self.reader.error_position()
-                )))
+                )));
             }
         };
         let ns = match resolved {

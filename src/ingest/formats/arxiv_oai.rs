@@ -20,7 +20,7 @@
 use serde_json::{Map, Value};
 
 use super::s2::stop_after_file_error;
-use super::{collapse_ws, field_err, json_lines, kind, object, opt_str, FieldError, Format, Input, Items};
+use super::{FieldError, Format, Input, Items, collapse_ws, field_err, json_lines, kind, object, opt_str};
 use crate::paper::PaperId;
 use crate::paper::{Item, Record};
 
@@ -34,7 +34,7 @@ fn parse(value: Value) -> Result<Record, FieldError> {
         None | Some(Value::Null) => return Err(field_err("id", "is required")),
         Some(Value::String(s)) => s.clone(),
         Some(Value::Number(n)) => {
-            return Err(field_err("id", format!("expected a string, got the number {n}: arXiv ids must be strings")))
+            return Err(field_err("id", format!("expected a string, got the number {n}: arXiv ids must be strings")));
         }
         Some(v) => return Err(field_err("id", format!("expected a string, got {}", kind(v)))),
     };
@@ -93,14 +93,14 @@ fn versions(obj: &Map<String, Value>) -> Result<Vec<(Option<u32>, String)>, Fiel
                 })?)
             }
             Some(x) => {
-                return Err(field_err("versions", format!("item {i}: `version`: expected a string, got {}", kind(x))))
+                return Err(field_err("versions", format!("item {i}: `version`: expected a string, got {}", kind(x))));
             }
         };
         let created = match v.get("created") {
             None | Some(Value::Null) => String::new(),
             Some(Value::String(s)) => s.clone(),
             Some(x) => {
-                return Err(field_err("versions", format!("item {i}: `created`: expected a string, got {}", kind(x))))
+                return Err(field_err("versions", format!("item {i}: `created`: expected a string, got {}", kind(x))));
             }
         };
         out.push((number, created));
@@ -156,7 +156,7 @@ fn authors(obj: &Map<String, Value>) -> Result<Vec<String>, FieldError> {
                         return Err(field_err(
                             "authors_parsed",
                             format!("item {i}: expected strings, got {}", kind(other)),
-                        ))
+                        ));
                     }
                 }
             }
@@ -184,7 +184,7 @@ mod tests {
     use std::io::Write;
     use std::path::Path;
 
-    use super::super::{open_input, Located, ReadError};
+    use super::super::{Located, ReadError, open_input};
     use super::*;
 
     fn read_all(path: &Path) -> Vec<Result<Located, ReadError>> {

@@ -10,7 +10,7 @@
 use serde_json::{Map, Value};
 
 use super::s2::stop_after_file_error;
-use super::{collapse_ws, field_err, json_lines, kind, object, opt_str, FieldError, Format, Input, Items};
+use super::{FieldError, Format, Input, Items, collapse_ws, field_err, json_lines, kind, object, opt_str};
 use crate::paper::PaperId;
 use crate::paper::{Item, Record};
 
@@ -47,7 +47,7 @@ mod tests {
     use std::io::Write;
     use std::path::Path;
 
-    use super::super::{open_input, Located, ReadError};
+    use super::super::{Located, ReadError, open_input};
     use super::*;
 
     fn fixture(name: &str) -> std::path::PathBuf {

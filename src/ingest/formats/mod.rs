@@ -20,8 +20,8 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use anyhow::Context;
 use serde_json::{Map, Value};
@@ -32,7 +32,7 @@ use crate::paper::Item;
 use crate::paper::PaperId;
 use crate::paper::RecordError;
 
-pub(crate) use mock::{read_mock, MOCK};
+pub(crate) use mock::{MOCK, read_mock};
 
 /// The largest single JSON document read whole.
 pub(crate) const MAX_JSON_DOCUMENT: u64 = 256 * 1024 * 1024;
@@ -349,45 +349,47 @@ where
     let mut pending: std::vec::IntoIter<Item> = Vec::new().into_iter();
     let mut pending_loc = String::new();
     let mut done = false;
-    Box::new(std::iter::from_fn(move || loop {
-        if let Some(item) = pending.next() {
-            return Some(Ok((item, pending_loc.clone())));
-        }
-        if done {
-            return None;
-        }
-        let line = read_line_limited(&mut reader, MAX_LINE).transpose()?;
-        i += 1;
-        let loc = format!("{}:{}", path.display(), i);
-        let bytes = match line.map(Line::bytes) {
-            Ok(Ok(b)) => b,
-            Ok(Err(too_long)) => return Some(Err(record_error(&loc, None, too_long))),
-            Err(e) => {
-                // A fault of the file ends the stream: reading on would repeat it.
-                done = true;
-                return Some(Err(ReadError::File(file_fault(&path, e))));
+    Box::new(std::iter::from_fn(move || {
+        loop {
+            if let Some(item) = pending.next() {
+                return Some(Ok((item, pending_loc.clone())));
             }
-        };
-        let text = match std::str::from_utf8(&bytes) {
-            // A UTF-8 byte-order mark may start the first line.
-            Ok(t) => t.trim_start_matches('\u{feff}').trim(),
-            Err(e) => {
-                return Some(Err(record_error(&loc, None, format!("invalid UTF-8 at byte {}", e.valid_up_to()))));
+            if done {
+                return None;
             }
-        };
-        if text.is_empty() {
-            continue;
-        }
-        let value: Value = match serde_json::from_str(text) {
-            Ok(v) => v,
-            Err(e) => return Some(Err(record_error(&loc, None, format!("malformed JSON ({format}): {e}")))),
-        };
-        match parse(value) {
-            Ok(items) => {
-                pending = items.into_iter();
-                pending_loc = loc;
+            let line = read_line_limited(&mut reader, MAX_LINE).transpose()?;
+            i += 1;
+            let loc = format!("{}:{}", path.display(), i);
+            let bytes = match line.map(Line::bytes) {
+                Ok(Ok(b)) => b,
+                Ok(Err(too_long)) => return Some(Err(record_error(&loc, None, too_long))),
+                Err(e) => {
+                    // A fault of the file ends the stream: reading on would repeat it.
+                    done = true;
+                    return Some(Err(ReadError::File(file_fault(&path, e))));
+                }
+            };
+            let text = match std::str::from_utf8(&bytes) {
+                // A UTF-8 byte-order mark may start the first line.
+                Ok(t) => t.trim_start_matches('\u{feff}').trim(),
+                Err(e) => {
+                    return Some(Err(record_error(&loc, None, format!("invalid UTF-8 at byte {}", e.valid_up_to()))));
+                }
+            };
+            if text.is_empty() {
+                continue;
             }
-            Err((field, message)) => return Some(Err(record_error(&loc, field, message))),
+            let value: Value = match serde_json::from_str(text) {
+                Ok(v) => v,
+                Err(e) => return Some(Err(record_error(&loc, None, format!("malformed JSON ({format}): {e}")))),
+            };
+            match parse(value) {
+                Ok(items) => {
+                    pending = items.into_iter();
+                    pending_loc = loc;
+                }
+                Err((field, message)) => return Some(Err(record_error(&loc, field, message))),
+            }
         }
     }))
 }

@@ -20,8 +20,8 @@ use serde_json::{Map, Value};
 
 use super::s2::{split_json_lines, stop_after_file_error};
 use super::{
-    collapse_ws, field_err, json_document, json_lines, kind, object, opt_str, opt_year, record_error, req_str,
-    FieldError, Format, Input, Items, Located, ReadError,
+    FieldError, Format, Input, Items, Located, ReadError, collapse_ws, field_err, json_document, json_lines, kind,
+    object, opt_str, opt_year, record_error, req_str,
 };
 use crate::paper::PaperId;
 use crate::paper::{Item, Record};
@@ -138,7 +138,7 @@ fn authorships(obj: &Map<String, Value>) -> Result<Vec<String>, FieldError> {
                 return Err(field_err(
                     F,
                     format!("item {i}: `author.display_name`: expected a string, got {}", kind(v)),
-                ))
+                ));
             }
         }
     }

@@ -8,7 +8,7 @@
 
 use serde_json::Value;
 
-use super::{json_lines, object, opt_str, opt_year, req_str, req_text, str_list, FieldError, Format, Input, Items};
+use super::{FieldError, Format, Input, Items, json_lines, object, opt_str, opt_year, req_str, req_text, str_list};
 use crate::paper::{Item, PaperId, Record};
 
 pub fn read(input: Input) -> Items {

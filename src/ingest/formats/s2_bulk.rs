@@ -21,7 +21,7 @@ use serde_json::{Map, Value};
 
 use super::s2::{authors, corpus_id, external_ids, stop_after_file_error};
 use super::{
-    collapse_ws, field_err, json_lines, object, opt_str, opt_year, FieldError, Format, FormatOptions, Input, Items,
+    FieldError, Format, FormatOptions, Input, Items, collapse_ws, field_err, json_lines, object, opt_str, opt_year,
 };
 use crate::paper::PaperId;
 use crate::paper::{Item, Link, Record};
@@ -102,7 +102,7 @@ mod tests {
     use std::io::Write;
     use std::path::{Path, PathBuf};
 
-    use super::super::{open_input, Located, ReadError};
+    use super::super::{Located, ReadError, open_input};
     use super::*;
 
     fn fixture(name: &str) -> PathBuf {

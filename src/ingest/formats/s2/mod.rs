@@ -39,7 +39,7 @@ use std::sync::atomic::Ordering;
 
 use serde_json::Value;
 
-use super::{file_fault, json_document, json_lines, object, Format, FormatOptions, Input, Items, ReadError};
+use super::{Format, FormatOptions, Input, Items, ReadError, file_fault, json_document, json_lines, object};
 use crate::paper::Item;
 use pages::document;
 use paper_object::paper;

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use serde_json::Value;
 
 use super::paper;
-use crate::ingest::formats::{kind, record_error, FormatOptions, Located, ReadError};
+use crate::ingest::formats::{FormatOptions, Located, ReadError, kind, record_error};
 use crate::paper::{Item, Link};
 
 /// The items of a whole document.

@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde_json::{Map, Value};
 
-use crate::ingest::formats::{collapse_ws, field_err, kind, opt_str, opt_year, FieldError};
+use crate::ingest::formats::{FieldError, collapse_ws, field_err, kind, opt_str, opt_year};
 use crate::paper::PaperId;
 use crate::paper::Record;
 
@@ -118,7 +118,7 @@ pub(in crate::ingest::formats) fn authors(obj: &Map<String, Value>, field: &str)
                     }
                 }
                 Some(v) => {
-                    return Err(field_err(field, format!("item {i}: `name`: expected a string, got {}", kind(v))))
+                    return Err(field_err(field, format!("item {i}: `name`: expected a string, got {}", kind(v))));
                 }
             },
             Value::String(s) if !s.trim().is_empty() => out.push(collapse_ws(s)),
@@ -147,7 +147,7 @@ fn nested_ids(obj: &Map<String, Value>, field: &str, skipped: &AtomicU64) -> Res
                 return Err(field_err(
                     &format!("{field}[{i}]"),
                     format!("expected a paper object, got {}", kind(other)),
-                ))
+                ));
             }
         };
         let id = match p.get("paperId") {
@@ -164,7 +164,7 @@ fn nested_ids(obj: &Map<String, Value>, field: &str, skipped: &AtomicU64) -> Res
                 field_err(&format!("{field}[{i}].paperId"), format!("expected a Semantic Scholar paper id, got {s:?}"))
             })?),
             Some(v) => {
-                return Err(field_err(&format!("{field}[{i}].paperId"), format!("expected a string, got {}", kind(v))))
+                return Err(field_err(&format!("{field}[{i}].paperId"), format!("expected a string, got {}", kind(v))));
             }
         };
         match id {

@@ -1,7 +1,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::super::{open_input, Located};
+use super::super::{Located, open_input};
 use super::*;
 use crate::paper::PaperId;
 use crate::paper::{Link, Record};
