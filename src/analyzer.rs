@@ -14,7 +14,7 @@ use rust_stemmers::{Algorithm, Stemmer};
 use unicode_segmentation::UnicodeSegmentation;
 
 /// A named text analyzer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum Analyzer {
     /// Lowercase, split on every non-alphanumeric character (Unicode aware),
     /// no stemming, no stop words.

@@ -89,7 +89,7 @@ pub struct BuildArgs {
     #[arg(long, default_value_t = DEFAULT_B)]
     pub b: f64,
     /// Text analyzer
-    #[arg(long, default_value = "plain", value_parser = parse_analyzer)]
+    #[arg(long, default_value = "plain", value_parser = named::<Analyzer>("analyzer"))]
     pub analyzer: Analyzer,
 }
 
@@ -111,7 +111,7 @@ pub struct IngestArgs {
     #[arg(long, short)]
     pub quiet: bool,
     /// Text analyzer, when this ingest creates the index
-    #[arg(long, default_value = "plain", value_parser = parse_analyzer)]
+    #[arg(long, default_value = "plain", value_parser = named::<Analyzer>("analyzer"))]
     pub analyzer: Analyzer,
     /// BM25 k1, when this ingest creates the index
     #[arg(long, default_value_t = DEFAULT_K1)]
@@ -154,10 +154,10 @@ pub struct SearchOpts {
     #[arg(long)]
     pub top_k: Option<usize>,
     /// How many citation hops to walk from the seeds, 0-2 [default: 2, or the mode's]
-    #[arg(long)]
+    #[arg(long, value_parser = search_hops)]
     pub hops: Option<u32>,
     /// Which way to follow citations
-    #[arg(long, default_value = "both", value_parser = parse_direction)]
+    #[arg(long, default_value = "both", value_parser = named::<Direction>("direction"))]
     pub direction: Direction,
     /// Weights of BM25, graph and recency in the final score, as B,G,R [default: 0.5,0.3,0.2, or the mode's]
     #[arg(long, value_parser = parse_weights, allow_hyphen_values = true)]
@@ -321,7 +321,7 @@ pub struct BenchArgs {
     /// Queries, one per line
     #[arg(long, value_name = "FILE")]
     pub queries: PathBuf,
-    #[arg(long, default_value = "plain", value_parser = parse_analyzer)]
+    #[arg(long, default_value = "plain", value_parser = named::<Analyzer>("analyzer"))]
     pub analyzer: Analyzer,
     /// Also measure a peer on the same documents and queries
     #[arg(long, value_enum)]
@@ -345,10 +345,10 @@ pub struct NeighborsArgs {
     /// A paper id or alias (arXiv id, DOI, CorpusId:N, OpenAlex W-id, S2 sha, in any usual spelling), or any id in the citation graph
     pub id: String,
     /// How many hops to walk (0-10)
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = neighbor_hops)]
     pub hops: u32,
     /// Which way to follow citations
-    #[arg(long, default_value = "both", value_parser = parse_direction)]
+    #[arg(long, default_value = "both", value_parser = named::<Direction>("direction"))]
     pub direction: Direction,
     /// The walk's engine: one recursive SQL query, or a breadth-first search in memory
     #[arg(long, value_enum, default_value_t)]
@@ -408,18 +408,33 @@ fn named<T: ValueEnum + Clone + Send + Sync + 'static>(
         })
     }
 }
-fn parse_direction(s: &str) -> Result<Direction, String> {
-    s.parse().map_err(|e: anyhow::Error| e.to_string())
-}
 fn parse_format(s: &str) -> Result<FormatChoice, String> {
     if s == "auto" {
         return Ok(FormatChoice::Auto);
     }
     s.parse().map(FormatChoice::Named).map_err(|e: anyhow::Error| e.to_string())
 }
-fn parse_analyzer(s: &str) -> Result<Analyzer, String> {
-    s.parse().map_err(|e: anyhow::Error| e.to_string())
+/// `--hops` of a search: 0 to `MAX_SEARCH_HOPS`.
+fn search_hops(s: &str) -> Result<u32, String> {
+    hops_in(s, litindex::search::MAX_SEARCH_HOPS, "for search: use 0 to 2 (`litindex neighbors` walks further)")
 }
+
+/// `--hops` of `neighbors`: 0 to [`MAX_NEIGHBOR_HOPS`].
+fn neighbor_hops(s: &str) -> Result<u32, String> {
+    hops_in(s, MAX_NEIGHBOR_HOPS, "")
+}
+
+fn hops_in(s: &str, max: u32, why: &str) -> Result<u32, String> {
+    let range = if why.is_empty() { format!(": use 0 to {max}") } else { format!(" {why}") };
+    match s.trim().parse::<u64>() {
+        Ok(n) if n <= u64::from(max) => Ok(n as u32),
+        Ok(_) => Err(format!("--hops {s} is out of range{range}")),
+        Err(_) => Err(format!("--hops takes a number of hops, 0 to {max}; got `{s}`")),
+    }
+}
+
+/// The farthest `neighbors` walks.
+pub const MAX_NEIGHBOR_HOPS: u32 = 10;
 
 #[cfg(test)]
 mod tests {

@@ -10,7 +10,7 @@ use std::fmt;
 use std::str::FromStr;
 
 /// Which way to follow citations.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum Direction {
     /// Both ways: the graph as undirected.
     #[default]

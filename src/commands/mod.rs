@@ -62,7 +62,6 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Search(args) => search::validate(&args.search)?,
         Command::Eval(args) => search::validate(&args.search)?,
         Command::Run(args) => search::validate(&args.search)?,
-        Command::Neighbors(args) => neighbors::validate(args)?,
         _ => {}
     }
     match cli.command {

@@ -5,14 +5,12 @@ use std::io::Write;
 use anyhow::Context;
 use serde::Serialize;
 
-use super::UsageError;
 use crate::cli::{Engine, Format, NeighborsArgs};
 use litindex::graph::bfs;
 use litindex::paper::PaperId;
 use litindex::store::{Store, StoreAdjacency};
 
 /// Deepest walk `neighbors` allows.
-pub const MAX_NEIGHBOR_HOPS: u32 = 10;
 
 #[derive(Serialize)]
 struct Node {
@@ -30,14 +28,6 @@ struct Neighborhood<'a> {
     hops: u32,
     direction: &'static str,
     nodes: Vec<Node>,
-}
-
-/// Checks the arguments that clap cannot.
-pub fn validate(args: &NeighborsArgs) -> Result<(), UsageError> {
-    if args.hops > MAX_NEIGHBOR_HOPS {
-        return Err(UsageError(format!("--hops {} is out of range: use 0 to {MAX_NEIGHBOR_HOPS}", args.hops)));
-    }
-    Ok(())
 }
 
 pub fn run(args: &NeighborsArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result<()> {

@@ -5,17 +5,11 @@ use std::io::Write;
 use super::UsageError;
 use crate::cli::{Format, SearchArgs, SearchOpts};
 use litindex::embed::SemanticIndex;
-use litindex::search::{MAX_SEARCH_HOPS, Mode, search};
+use litindex::search::{Mode, search};
 use litindex::store::Store;
 
 /// Checks the arguments that clap cannot.
 pub fn validate(opts: &SearchOpts) -> Result<(), UsageError> {
-    let hops = opts.params().hops;
-    if hops > MAX_SEARCH_HOPS {
-        return Err(UsageError(format!(
-            "--hops {hops} is out of range for search: use 0 to {MAX_SEARCH_HOPS} (`litindex neighbors` walks further)"
-        )));
-    }
     if opts.rerank > 0 && opts.mode == Mode::Bm25 {
         return Err(UsageError("--rerank reranks a dense or hybrid list: add --mode dense or --mode hybrid".into()));
     }
