@@ -19,6 +19,7 @@
 pub mod analyzer;
 pub mod bench;
 pub mod bm25;
+pub mod candidate;
 pub mod embed;
 pub mod eval;
 pub mod failpoint;

@@ -1,13 +1,13 @@
 //! Exact nearest neighbours by cosine over one contiguous buffer of unit
 //! vectors: the whole matrix is read once per process, and a query is a
 //! tight dot-product loop over it (split over the cores by rayon for large
-//! indexes) plus [`crate::search::top_k`], the partial selection of the best `k`.
+//! indexes) plus [`crate::candidate::top_k`], the partial selection of the best `k`.
 
 use std::collections::HashMap;
 
 use rayon::prelude::*;
 
-use crate::search::{Candidate, top_k};
+use crate::candidate::{Candidate, top_k};
 
 /// Rows at which a scan is split across threads.
 const PARALLEL_ROWS: usize = 32_768;

@@ -24,9 +24,9 @@
 //! when it is in neither list). `bm25_score` is still each paper's BM25, and
 //! `dense_score` its cosine. Ties in a semantic list go by doc id.
 
-use super::candidate::{Candidate, DocScores, positive, top_k};
 use super::request::{Fusion, Mode, RRF_K, SearchRequest, SemanticParams};
 use crate::bm25::query_terms;
+use crate::candidate::{Candidate, DocScores, positive, top_k};
 use crate::embed::SemanticIndex;
 use crate::store::Store;
 

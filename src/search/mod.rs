@@ -13,21 +13,20 @@
 //!
 //! * [`request`]: what a search is asked ([`SearchRequest`], [`SearchParams`],
 //!   [`SemanticParams`], [`Weights`], [`GraphScore`], [`Mode`], [`Fusion`]).
-//! * [`candidate`]: the [`Candidate`] (doc id + score) every stage passes on,
-//!   and [`top_k`], the one selection of the best of them (score descending,
-//!   ties by doc id).
+//! * [`crate::candidate`] (shared with the dense scan and `bench`): the
+//!   [`Candidate`] (doc id + score) every stage passes on, and [`top_k`], the
+//!   one selection of the best of them (score descending, ties by doc id).
 //! * [`first_stage`]: [`bm25_scores`], the dense list, RRF and min-max
 //!   fusion, the chunk rerank; its module doc has their formulas.
 //! * [`rank`]: the merge, [`graph_score`], [`recency_score`], the final
 //!   score, the [`Hit`]s and their [`snippet`]s; its module doc has the formulas.
 
-pub mod candidate;
 pub mod first_stage;
 pub mod rank;
 pub mod request;
 
-pub(crate) use candidate::positive;
-pub use candidate::{Candidate, DocScores, top_k};
+pub(crate) use crate::candidate::positive;
+pub use crate::candidate::{Candidate, DocScores, top_k};
 pub use first_stage::bm25_scores;
 pub use rank::{Hit, RetrievalResult, graph_score, recency_score, snippet};
 pub use request::{

@@ -26,9 +26,9 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use super::candidate::Candidate;
 use super::first_stage::{FirstStage, bm25_scores};
 use super::request::{GraphScore, Mode, SearchRequest};
+use crate::candidate::Candidate;
 use crate::embed::SemanticIndex;
 use crate::graph::{Direction, bfs};
 use crate::store::{Store, StoreAdjacency};
