@@ -35,13 +35,6 @@ pub enum Input {
     File { path: PathBuf, format: Option<Format> },
 }
 
-impl Input {
-    /// A file whose format is told from its first record.
-    pub fn file(path: impl Into<PathBuf>) -> Input {
-        Input::File { path: path.into(), format: None }
-    }
-}
-
 /// Where an ingest is, for a progress display: input bytes read of the
 /// total, and records filed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

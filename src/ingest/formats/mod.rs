@@ -424,6 +424,28 @@ pub(crate) fn record_error(location: &str, field: Option<String>, message: Strin
     ReadError::Record(RecordError { location: location.to_string(), field, message })
 }
 
+/// Adds the author name `value` holds (an optional string, whitespace
+/// collapsed; an empty one adds nothing) to `out`, or names what it is
+/// instead: `field`, at `path` inside it.
+pub(crate) fn push_name(
+    out: &mut Vec<String>,
+    value: Option<&Value>,
+    field: &str,
+    path: &str,
+) -> Result<(), FieldError> {
+    match value {
+        None | Some(Value::Null) => Ok(()),
+        Some(Value::String(s)) => {
+            let name = collapse_ws(s);
+            if !name.is_empty() {
+                out.push(name);
+            }
+            Ok(())
+        }
+        Some(v) => Err(field_err(field, format!("{path}: expected a string, got {}", kind(v)))),
+    }
+}
+
 /// Collapses runs of whitespace to one space and trims.
 pub(crate) fn collapse_ws(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")

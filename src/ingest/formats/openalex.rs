@@ -21,7 +21,7 @@ use serde_json::{Map, Value};
 use super::s2::{split_json_lines, stop_after_file_error};
 use super::{
     FieldError, Format, Input, Items, Located, ReadError, collapse_ws, field_err, json_document, json_lines, kind,
-    object, opt_str, opt_year, record_error, req_str,
+    object, opt_str, opt_year, push_name, record_error, req_str,
 };
 use crate::paper::PaperId;
 use crate::paper::{Item, Record};
@@ -126,21 +126,7 @@ fn authorships(obj: &Map<String, Value>) -> Result<Vec<String>, FieldError> {
             Some(Value::Object(author)) => author,
             Some(v) => return Err(field_err(F, format!("item {i}: `author`: expected an object, got {}", kind(v)))),
         };
-        match author.get("display_name") {
-            None | Some(Value::Null) => {}
-            Some(Value::String(s)) => {
-                let name = collapse_ws(s);
-                if !name.is_empty() {
-                    out.push(name);
-                }
-            }
-            Some(v) => {
-                return Err(field_err(
-                    F,
-                    format!("item {i}: `author.display_name`: expected a string, got {}", kind(v)),
-                ));
-            }
-        }
+        push_name(&mut out, author.get("display_name"), F, &format!("item {i}: `author.display_name`"))?;
     }
     Ok(out)
 }

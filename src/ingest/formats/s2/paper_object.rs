@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde_json::{Map, Value};
 
-use crate::ingest::formats::{FieldError, collapse_ws, field_err, kind, opt_str, opt_year};
+use crate::ingest::formats::{FieldError, collapse_ws, field_err, kind, opt_str, opt_year, push_name};
 use crate::paper::PaperId;
 use crate::paper::Record;
 
@@ -109,18 +109,7 @@ pub(in crate::ingest::formats) fn authors(obj: &Map<String, Value>, field: &str)
     let mut out = Vec::new();
     for (i, item) in items.iter().enumerate() {
         match item {
-            Value::Object(a) => match a.get("name") {
-                None | Some(Value::Null) => {}
-                Some(Value::String(s)) => {
-                    let name = collapse_ws(s);
-                    if !name.is_empty() {
-                        out.push(name);
-                    }
-                }
-                Some(v) => {
-                    return Err(field_err(field, format!("item {i}: `name`: expected a string, got {}", kind(v))));
-                }
-            },
+            Value::Object(a) => push_name(&mut out, a.get("name"), field, &format!("item {i}: `name`"))?,
             Value::String(s) if !s.trim().is_empty() => out.push(collapse_ws(s)),
             other => return Err(field_err(field, format!("item {i}: expected an author object, got {}", kind(other)))),
         }
