@@ -12,7 +12,7 @@
 //!
 //! The library never prints: notes reach the caller through callbacks
 //! ([`store::Notes`]), progress through [`ingest::Progress`]. The command
-//! line (`src/main.rs`, `src/cli.rs`, `src/commands/`) is the binary's.
+//! line (`src/main.rs`, `src/cli/`, `src/commands/`) is the binary's.
 //! [`synth`] and [`bench`] are the tools behind `litindex gen` and
 //! `litindex bench`.
 

@@ -1,0 +1,165 @@
+//! The retrieval flags shared by `search`, `eval` and `run`, and those commands' arguments.
+
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+
+use litindex::embed::MODEL_DIR_ENV;
+use litindex::graph::Direction;
+use litindex::search::{
+    DEFAULT_DENSE_K, DEFAULT_RERANK_WEIGHT, Fusion, GraphScore, Mode, SearchParams, SearchRequest, SemanticParams,
+    Weights,
+};
+
+use super::{Format, hops_in, named};
+
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    /// What to look for
+    pub query: String,
+    #[command(flatten)]
+    pub search: SearchOpts,
+    /// How many hits to print
+    #[arg(long, default_value_t = litindex::search::DEFAULT_LIMIT)]
+    pub limit: usize,
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+}
+
+/// The retrieval flags shared by `search`, `eval` and `run`.
+#[derive(Debug, Clone, Args)]
+pub struct SearchOpts {
+    /// How many BM25 hits seed the citation walk [default: 10, or the graph-score mode's]
+    #[arg(long)]
+    pub top_k: Option<usize>,
+    /// How many citation hops to walk from the seeds, 0-2 [default: 2, or the mode's]
+    #[arg(long, value_parser = search_hops)]
+    pub hops: Option<u32>,
+    /// Which way to follow citations
+    #[arg(long, default_value = "both", value_parser = named::<Direction>("direction"))]
+    pub direction: Direction,
+    /// Weights of BM25, graph and recency in the final score, as B,G,R [default: 0.5,0.3,0.2, or the mode's]
+    #[arg(long, value_parser = parse_weights, allow_hyphen_values = true)]
+    pub weights: Option<Weights>,
+    /// How many top BM25 papers join the merge besides the seeds and what the walk reaches [default: --top-k, or the mode's]
+    #[arg(long)]
+    pub pool: Option<usize>,
+    /// How a reached paper's graph score is computed: `by-hops` (1/0.6/0.3 by hops; also called `lesson`) or `weighted` (by the BM25 evidence of the seeds that reach it)
+    #[arg(long, default_value = "by-hops", value_parser = named::<GraphScore>("graph score"))]
+    pub graph_score: GraphScore,
+    /// First stage: `bm25`, `dense` (cosine over the vectors of `litindex embed`) or `hybrid` (both, fused)
+    #[arg(long, default_value = "bm25", value_parser = named::<Mode>("mode"))]
+    pub mode: Mode,
+    /// Depth of the dense list, and of the BM25 list hybrid fuses it with
+    #[arg(long, default_value_t = DEFAULT_DENSE_K)]
+    pub dense_k: usize,
+    /// How hybrid fuses the two lists: `rrf` (reciprocal rank, k = 60) or `minmax` (0.5·BM25 + 0.5·cosine, each min-max normalised)
+    #[arg(long, default_value = "rrf", value_parser = named::<Fusion>("fusion"))]
+    pub fusion: Fusion,
+    /// Rescore the first N of the dense or hybrid list by their best-matching chunk (needs `embed --chunks`; 0: off)
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub rerank: usize,
+    /// Weight of the best chunk's cosine in a reranked score, 0-1
+    #[arg(long, default_value_t = DEFAULT_RERANK_WEIGHT, value_name = "F")]
+    pub rerank_weight: f64,
+    /// The embedding model for dense and hybrid queries [default: the one `litindex embed` recorded]
+    #[arg(long, env = MODEL_DIR_ENV, value_name = "DIR")]
+    pub model_dir: Option<PathBuf>,
+}
+
+impl SearchOpts {
+    /// The parameters, with the graph-score mode's defaults for what was not given.
+    pub fn params(&self) -> SearchParams {
+        let d = self.graph_score.defaults();
+        let top_k = self.top_k.unwrap_or(d.top_k);
+        SearchParams {
+            top_k,
+            hops: self.hops.unwrap_or(d.hops),
+            direction: self.direction,
+            weights: self.weights.unwrap_or(d.weights),
+            pool: self.pool.unwrap_or(d.pool.map_or(top_k, |p| p.max(top_k))),
+            graph_score: self.graph_score,
+        }
+    }
+
+    /// The first stage's parameters.
+    pub fn semantic_params(&self) -> SemanticParams {
+        SemanticParams {
+            mode: self.mode,
+            dense_k: self.dense_k,
+            fusion: self.fusion,
+            rerank: self.rerank,
+            rerank_weight: self.rerank_weight,
+        }
+    }
+
+    /// The search these flags ask for, for `query`, with the details of the first `limit` hits read.
+    pub fn request(&self, query: &str, limit: usize) -> SearchRequest {
+        SearchRequest {
+            query: query.to_string(),
+            params: self.params(),
+            semantic: self.semantic_params(),
+            limit: Some(limit),
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    /// Queries: BEIR queries.jsonl (`_id`, `text`)
+    #[arg(long, value_name = "FILE")]
+    pub queries: PathBuf,
+    /// Judgments: TSV query-id, corpus-id, score (header optional)
+    #[arg(long, value_name = "FILE")]
+    pub qrels: PathBuf,
+    /// Metrics to report (default all): ndcg@10, recall@100, mrr@10, map@100
+    #[arg(long, value_delimiter = ',')]
+    pub metrics: Vec<String>,
+    /// Also report every query's metrics
+    #[arg(long)]
+    pub per_query: bool,
+    #[command(flatten)]
+    pub search: SearchOpts,
+    /// How deep each ranking is evaluated
+    #[arg(long, default_value_t = 100)]
+    pub limit: usize,
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+}
+
+/// Output formats of `run`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum RunFormat {
+    /// TREC run lines: qid Q0 docid rank score tag
+    #[default]
+    Trec,
+    /// One JSON object per query
+    Jsonl,
+}
+
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Queries: BEIR queries.jsonl (`_id`, `text`)
+    #[arg(long, value_name = "FILE")]
+    pub queries: PathBuf,
+    #[arg(long, value_enum, default_value_t)]
+    pub format: RunFormat,
+    /// The run's name, the last column of a TREC run
+    #[arg(long, default_value = "litindex")]
+    pub run_tag: String,
+    #[command(flatten)]
+    pub search: SearchOpts,
+    /// How many results per query
+    #[arg(long, default_value_t = 100)]
+    pub limit: usize,
+}
+
+// clap value parsers: the error text is ours, clap adds the flag name.
+fn parse_weights(s: &str) -> Result<Weights, String> {
+    s.parse().map_err(|e: anyhow::Error| e.to_string())
+}
+
+/// `--hops` of a search: 0 to `MAX_SEARCH_HOPS`.
+fn search_hops(s: &str) -> Result<u32, String> {
+    hops_in(s, litindex::search::MAX_SEARCH_HOPS, "for search: use 0 to 2 (`litindex neighbors` walks further)")
+}
