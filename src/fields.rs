@@ -59,6 +59,30 @@ pub(crate) fn opt_str(obj: &Map<String, Value>, field: &str) -> Result<String, F
     }
 }
 
+/// An optional string found by following `path` through nested objects
+/// (`["journal", "name"]`), whitespace collapsed; `None` when a step is
+/// missing or null or the text is empty. A step that is not an object, or an
+/// end that is not a string, is an error naming the dotted path.
+pub(crate) fn opt_text_at(obj: &Map<String, Value>, path: &[&str]) -> Result<Option<String>, FieldError> {
+    let mut here = obj;
+    for (i, step) in path.iter().enumerate() {
+        let name = path[..=i].join(".");
+        match here.get(*step) {
+            None | Some(Value::Null) => return Ok(None),
+            Some(Value::Object(m)) if i + 1 < path.len() => here = m,
+            Some(Value::String(s)) if i + 1 == path.len() => {
+                let text = s.split_whitespace().collect::<Vec<_>>().join(" ");
+                return Ok(Some(text).filter(|t| !t.is_empty()));
+            }
+            Some(v) => {
+                let want = if i + 1 < path.len() { "an object" } else { "a string" };
+                return Err(field_err(&name, format!("expected {want}, got {}", kind(v))));
+            }
+        }
+    }
+    Ok(None)
+}
+
 /// An optional year: an integer, or a string of one to four digits.
 pub(crate) fn opt_year(obj: &Map<String, Value>, field: &str) -> Result<Option<i32>, FieldError> {
     let bad = |shown: String| field_err(field, format!("expected an integer year, got {shown}"));

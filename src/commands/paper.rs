@@ -23,6 +23,7 @@ pub fn run(args: &PaperArgs, store: &Store, out: &mut dyn Write) -> anyhow::Resu
         year: row.year,
         authors: row.authors,
         source: row.source,
+        venue: row.venue,
     };
     match args.format {
         Format::Json => {
@@ -34,6 +35,7 @@ pub fn run(args: &PaperArgs, store: &Store, out: &mut dyn Write) -> anyhow::Resu
             writeln!(out, "title       {}", paper.title)?;
             writeln!(out, "year        {year}")?;
             writeln!(out, "authors     {}", paper.authors.join("; "))?;
+            writeln!(out, "venue       {}", paper.venue.as_deref().unwrap_or("-"))?;
             writeln!(out, "source      {}", paper.source)?;
             writeln!(out, "references  {}", list(&paper.references))?;
             writeln!(out, "cited by    {}", list(&paper.citations))?;
@@ -59,6 +61,8 @@ struct PaperJson {
     citations: Vec<String>,
     /// The contributing sources, joined by `+`.
     source: String,
+    /// Where it was published (null when no source said).
+    venue: Option<String>,
 }
 
 fn list(ids: &[String]) -> String {

@@ -33,6 +33,8 @@ pub struct Derived {
     /// The contributing sources in precedence order, joined by `+`.
     pub source: String,
     pub arxiv_version: Option<u32>,
+    /// The venue of the first record (in precedence order) that names one.
+    pub venue: Option<String>,
     /// The positions (in the ordered records) of the records the title and
     /// the abstract were taken from.
     pub title_from: Option<usize>,
@@ -85,6 +87,7 @@ pub fn derive(records: &[Filed]) -> Option<Derived> {
         authors,
         source: sources.join("+"),
         arxiv_version: recs.iter().filter_map(|r| r.arxiv_version).max(),
+        venue: recs.iter().find_map(|r| r.venue.clone().filter(|v| !v.trim().is_empty())),
         title_from,
         abstract_from,
         disagreements,
@@ -142,6 +145,9 @@ pub fn fold(first: &Record, later: Record) -> (Record, Vec<Disagreement>) {
         }
     }
     out.arxiv_version = out.arxiv_version.max(later.arxiv_version);
+    if out.venue.is_none() {
+        out.venue = later.venue;
+    }
     (out, conflicts)
 }
 

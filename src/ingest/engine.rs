@@ -218,6 +218,7 @@ impl<'c> Ingester<'c> {
             authors: &d.authors,
             source: &d.source,
             arxiv_version: d.arxiv_version,
+            venue: d.venue.as_deref(),
         };
         self.writer.put_paper(&draft, &d.ids, &d.disagreements)?;
         // The paper's postings and statistics are written, its records not yet.

@@ -39,6 +39,10 @@ pub struct Record {
     pub citations: Vec<PaperId>,
     /// The highest arXiv version the record names.
     pub arxiv_version: Option<u32>,
+    /// Where the paper was published, when the source says (journal,
+    /// conference); absent from records stored before schema 4.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub venue: Option<String>,
 }
 
 impl Record {

@@ -362,6 +362,7 @@ mod tests {
             references: refs.iter().map(|r| PaperId::parse(r)).collect(),
             citations: Vec::new(),
             arxiv_version: None,
+            venue: None,
         }
     }
 

@@ -47,6 +47,9 @@ pub struct PaperRow {
     pub authors: Vec<String>,
     pub source: String,
     pub doc_len: u32,
+    /// Where it was published, when a source said (`None` in an index
+    /// migrated from schema 3 until the paper is ingested again).
+    pub venue: Option<String>,
 }
 
 /// One posting of a term: the paper (by its integer doc id), the term
@@ -152,7 +155,7 @@ impl Store {
     }
 
     fn paper_where(&self, cond: &'static str, args: impl rusqlite::Params) -> anyhow::Result<Option<PaperRow>> {
-        let sql = format!("SELECT id, title, abstract, year, authors, source, doc_len FROM papers WHERE {cond}");
+        let sql = format!("SELECT id, title, abstract, year, authors, source, doc_len, venue FROM papers WHERE {cond}");
         let row = self
             .conn
             .prepare_cached(&sql)?
@@ -165,13 +168,14 @@ impl Store {
                     r.get::<_, String>(4)?,
                     r.get::<_, String>(5)?,
                     r.get::<_, u32>(6)?,
+                    r.get::<_, Option<String>>(7)?,
                 ))
             })
             .optional()?;
-        row.map(|(id, title, abstract_, year, authors, source, doc_len)| {
+        row.map(|(id, title, abstract_, year, authors, source, doc_len, venue)| {
             let authors: Vec<String> = serde_json::from_str(&authors)
                 .with_context(|| format!("paper {id}: authors column is not a JSON array of strings"))?;
-            Ok(PaperRow { id, title, abstract_, year, authors, source, doc_len })
+            Ok(PaperRow { id, title, abstract_, year, authors, source, doc_len, venue })
         })
         .transpose()
     }

@@ -24,6 +24,7 @@ pub struct PaperDraft<'a> {
     pub authors: &'a [String],
     pub source: &'a str,
     pub arxiv_version: Option<u32>,
+    pub venue: Option<&'a str>,
 }
 
 /// Writes the single `index_meta` row of a new, empty index.
@@ -114,10 +115,10 @@ impl IndexWriter {
         let (tf, len) = term_counts(self.analyzer, p.title, p.abstract_);
         let authors = serde_json::to_string(p.authors)?;
         conn.prepare_cached(
-            "INSERT INTO papers (id, title, abstract, year, authors, source, doc_len, arxiv_version)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            "INSERT INTO papers (id, title, abstract, year, authors, source, doc_len, arxiv_version, venue)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
         )?
-        .execute(params![p.id, p.title, p.abstract_, p.year, authors, p.source, len, p.arxiv_version])
+        .execute(params![p.id, p.title, p.abstract_, p.year, authors, p.source, len, p.arxiv_version, p.venue])
         .with_context(|| format!("cannot store paper {}", p.id))?;
         let doc = conn.last_insert_rowid();
         // Sorted, so new term ids (and so the file) do not depend on hashing.

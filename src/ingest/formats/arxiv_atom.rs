@@ -3,7 +3,8 @@
 //! Elements are matched by namespace URI, never by prefix: Atom
 //! (`http://www.w3.org/2005/Atom`) for `feed`, `entry`, `id`, `title`,
 //! `summary`, `published`, `updated`, `author/name`; arXiv
-//! (`http://arxiv.org/schemas/atom`) for `doi`. Everything else (links,
+//! (`http://arxiv.org/schemas/atom`) for `doi` and `journal_ref` (the venue,
+//! whitespace collapsed). Everything else (links,
 //! categories, OpenSearch counters, affiliations) is ignored.
 //!
 //! Per `entry`: `id` (`http://arxiv.org/abs/2101.00001v2`) gives the arXiv id
@@ -86,6 +87,7 @@ enum Field {
     Updated,
     AuthorName,
     Doi,
+    JournalRef,
 }
 
 impl Field {
@@ -98,6 +100,7 @@ impl Field {
             Field::Updated => "updated",
             Field::AuthorName => "author/name",
             Field::Doi => "arxiv:doi",
+            Field::JournalRef => "arxiv:journal_ref",
         }
     }
 }
@@ -114,6 +117,7 @@ struct Entry {
     updated: String,
     authors: Vec<String>,
     dois: Vec<String>,
+    journal_ref: String,
     /// The element whose text is being collected, the depth it opened at, and the text.
     capture: Option<(Field, usize, String)>,
     /// Depth of the open `author` element, and the name found in it.
@@ -301,6 +305,7 @@ impl Feed {
             references: Vec::new(),
             citations: Vec::new(),
             arxiv_version,
+            venue: Some(collapse_ws(&entry.journal_ref)).filter(|v| !v.is_empty()),
         };
         Ok((Item::Record(record), loc))
     }
@@ -318,6 +323,7 @@ impl Entry {
             (3, Ns::Atom, "published") => Some(Field::Published),
             (3, Ns::Atom, "updated") => Some(Field::Updated),
             (3, Ns::Arxiv, "doi") => Some(Field::Doi),
+            (3, Ns::Arxiv, "journal_ref") => Some(Field::JournalRef),
             (3, Ns::Atom, "author") => {
                 self.author = Some((depth, None));
                 None
@@ -356,6 +362,7 @@ impl Entry {
                 Field::Published => self.published = text,
                 Field::Updated => self.updated = text,
                 Field::Doi => self.dois.push(text),
+                Field::JournalRef => self.journal_ref = text,
                 Field::AuthorName => {
                     if let Some((_, name)) = self.author.as_mut() {
                         *name = Some(collapse_ws(&text)).filter(|n| !n.is_empty());
@@ -444,6 +451,7 @@ mod tests {
                 references: vec![],
                 citations: vec![],
                 arxiv_version: Some(2),
+                venue: None,
             })
         );
         assert_eq!(

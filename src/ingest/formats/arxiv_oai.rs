@@ -12,6 +12,7 @@
 //!   `first last suffix`), else from splitting the `authors` string on `,`
 //!   and ` and `.
 //! - `arxiv_version` is the highest `vN` in `versions`.
+//! - `venue` is `journal-ref` (whitespace collapsed), when present.
 //! - `ids` are the DOIs in `doi` (which may list several, separated by
 //!   spaces, commas or semicolons). The field is free text typed by the
 //!   submitter, so a token that is not a DOI is ignored rather than making
@@ -20,7 +21,7 @@
 use serde_json::{Map, Value};
 
 use super::s2::stop_after_file_error;
-use super::{FieldError, Format, Input, Items, collapse_ws, field_err, json_lines, kind, object, opt_str};
+use super::{FieldError, Format, Input, Items, collapse_ws, field_err, json_lines, kind, object, opt_str, opt_text_at};
 use crate::paper::PaperId;
 use crate::paper::{Item, Record};
 
@@ -68,6 +69,7 @@ fn parse(value: Value) -> Result<Record, FieldError> {
         references: Vec::new(),
         citations: Vec::new(),
         arxiv_version,
+        venue: opt_text_at(&obj, &["journal-ref"])?,
     })
 }
 
@@ -225,6 +227,7 @@ mod tests {
                 references: vec![],
                 citations: vec![],
                 arxiv_version: Some(2),
+                venue: None,
             }
         );
         assert_eq!(recs[1].source_id, PaperId::Arxiv("0704.0001".into()));

@@ -21,7 +21,7 @@ use serde_json::{Map, Value};
 use super::s2::{split_json_lines, stop_after_file_error};
 use super::{
     FieldError, Format, Input, Items, Located, ReadError, collapse_ws, field_err, json_document, json_lines, kind,
-    object, opt_str, opt_year, push_name, record_error, req_str,
+    object, opt_str, opt_text_at, opt_year, push_name, record_error, req_str,
 };
 use crate::paper::PaperId;
 use crate::paper::{Item, Record};
@@ -104,6 +104,7 @@ fn work(obj: &Map<String, Value>) -> Result<Record, FieldError> {
         references: referenced_works(obj)?,
         citations: Vec::new(),
         arxiv_version: None,
+        venue: opt_text_at(obj, &["primary_location", "source", "display_name"])?,
         source_id,
     })
 }
@@ -222,6 +223,7 @@ mod tests {
             references: vec![PaperId::OpenAlex("W2000000002".into()), PaperId::OpenAlex("W2000000003".into())],
             citations: vec![],
             arxiv_version: None,
+            venue: None,
         }
     }
 

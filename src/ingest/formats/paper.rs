@@ -1,5 +1,5 @@
 //! `paper`: the core Paper JSON Lines (`id`, `title`, `abstract`, `year`,
-//! `authors`, `references`, `citations`; `source` and unknown keys are
+//! `authors`, `references`, `citations`, `venue`; `source` and unknown keys are
 //! ignored). `id` and `title` are required (the title may be empty: CACM has
 //! a paper with an abstract and no title); `abstract` defaults to "", `year`
 //! to null, the lists to empty. Ids are kept verbatim unless they have a
@@ -8,7 +8,9 @@
 
 use serde_json::Value;
 
-use super::{FieldError, Format, Input, Items, json_lines, object, opt_str, opt_year, req_str, req_text, str_list};
+use super::{
+    FieldError, Format, Input, Items, json_lines, object, opt_str, opt_text_at, opt_year, req_str, req_text, str_list,
+};
 use crate::paper::{Item, PaperId, Record};
 
 pub fn read(input: Input) -> Items {
@@ -33,6 +35,7 @@ pub(crate) fn parse(value: Value) -> Result<Record, FieldError> {
         authors: str_list(&obj, "authors")?,
         references: ids("references")?,
         citations: ids("citations")?,
+        venue: opt_text_at(&obj, &["venue"])?,
     })
 }
 

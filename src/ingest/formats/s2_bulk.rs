@@ -21,7 +21,8 @@ use serde_json::{Map, Value};
 
 use super::s2::{authors, corpus_id, external_ids, stop_after_file_error};
 use super::{
-    FieldError, Format, FormatOptions, Input, Items, collapse_ws, field_err, json_lines, object, opt_str, opt_year,
+    FieldError, Format, FormatOptions, Input, Items, collapse_ws, field_err, json_lines, object, opt_str, opt_text_at,
+    opt_year,
 };
 use crate::paper::PaperId;
 use crate::paper::{Item, Link, Record};
@@ -84,6 +85,10 @@ fn paper(value: Value) -> Result<Record, FieldError> {
         title: collapse_ws(&opt_str(&obj, "title")?),
         year: opt_year(&obj, "year")?,
         authors: authors(&obj, "authors")?,
+        venue: match opt_text_at(&obj, &["venue"])? {
+            Some(v) => Some(v),
+            None => opt_text_at(&obj, &["journal", "name"])?,
+        },
         ..Record::default()
     })
 }

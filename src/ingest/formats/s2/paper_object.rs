@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde_json::{Map, Value};
 
-use crate::ingest::formats::{FieldError, collapse_ws, field_err, kind, opt_str, opt_year, push_name};
+use crate::ingest::formats::{FieldError, collapse_ws, field_err, kind, opt_str, opt_text_at, opt_year, push_name};
 use crate::paper::PaperId;
 use crate::paper::Record;
 
@@ -40,6 +40,10 @@ pub(super) fn paper(obj: &Map<String, Value>, skipped: &AtomicU64) -> Result<Rec
         references: nested_ids(obj, "references", skipped)?,
         citations: nested_ids(obj, "citations", skipped)?,
         arxiv_version: None,
+        venue: match opt_text_at(obj, &["venue"])? {
+            Some(v) => Some(v),
+            None => opt_text_at(obj, &["journal", "name"])?,
+        },
         source_id,
     })
 }

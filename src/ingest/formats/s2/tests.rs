@@ -66,6 +66,7 @@ fn single_paper_with_nested_references() {
                 references: vec![s2(REF_SHA), PaperId::CorpusId(1111)],
                 citations: vec![s2(CITING_SHA)],
                 arxiv_version: None,
+                venue: None,
             }),
             path.display().to_string()
         )]
