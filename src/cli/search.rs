@@ -7,15 +7,31 @@ use clap::{Args, ValueEnum};
 use litindex::embed::MODEL_DIR_ENV;
 use litindex::graph::Direction;
 use litindex::search::{
-    DEFAULT_DENSE_K, DEFAULT_RERANK_WEIGHT, Fusion, GraphScore, Mode, SearchParams, SearchRequest, SemanticParams,
-    Weights,
+    DEFAULT_DENSE_K, DEFAULT_RERANK_WEIGHT, Filter, Fusion, GraphScore, Mode, SearchParams, SearchRequest,
+    SemanticParams, Weights, YearRange,
 };
 
 use super::{Format, hops_in, named};
+use crate::commands::UsageError;
+
+/// The query language, as `search --help` shows it.
+const QUERY_HELP: &str = "What to look for, in the query language:
+  words            free text, ranked by BM25 (or the dense/hybrid first stage)
+  +word            must appear (and is ranked as free text)
+  -word            must not appear
+  \"a phrase\"       must appear as a phrase (through the index's analyzer); -\"a phrase\" must not
+  author:NAME      an author's surname or full name, case and accents ignored: author:\"van der Berg\"
+  year:2019..2023  also year:2020.. year:..2015 year:2020
+  venue:NAME       words of the venue (journal, conference)
+  id:PREFIX        papers whose id starts with PREFIX
+Filters decide which papers are ranked and shown; the citation walk still passes through the others.
+A query of filters only lists the newest papers that pass.
+Example: litindex search 'sparse attention +window -dense year:2021..'";
 
 #[derive(Debug, Args)]
 pub struct SearchArgs {
-    /// What to look for
+    /// What to look for: words, +must, -not, \"phrase\", author:, year:, venue:, id: (see --help)
+    #[arg(long_help = QUERY_HELP)]
     pub query: String,
     #[command(flatten)]
     pub search: SearchOpts,
@@ -65,6 +81,21 @@ pub struct SearchOpts {
     /// The embedding model for dense and hybrid queries [default: the one `litindex embed` recorded]
     #[arg(long, env = MODEL_DIR_ENV, value_name = "DIR")]
     pub model_dir: Option<PathBuf>,
+    /// Only papers whose title or abstract holds this word or phrase (repeatable; like `+word`)
+    #[arg(long, value_name = "WORDS", value_parser = not_blank("--must"))]
+    pub must: Vec<String>,
+    /// Only papers whose title and abstract lack this word or phrase (repeatable; like `-word`)
+    #[arg(long = "not", value_name = "WORDS", value_parser = not_blank("--not"))]
+    pub must_not: Vec<String>,
+    /// Only papers with this author: surname or full name, case and accents ignored (repeatable)
+    #[arg(long, value_name = "NAME", value_parser = not_blank("--author"))]
+    pub author: Vec<String>,
+    /// Only papers of these years: 2019..2023, 2020.., ..2015 or 2020
+    #[arg(long, value_name = "RANGE", value_parser = parse_years, allow_hyphen_values = true)]
+    pub year: Option<YearRange>,
+    /// Only papers whose venue holds these words (repeatable)
+    #[arg(long, value_name = "NAME", value_parser = not_blank("--venue"))]
+    pub venue: Vec<String>,
 }
 
 impl SearchOpts {
@@ -93,14 +124,37 @@ impl SearchOpts {
         }
     }
 
-    /// The search these flags ask for, for `query`, with the details of the first `limit` hits read.
+    /// The filter of the flags (`--must`, `--not`, `--author`, `--year`, `--venue`).
+    pub fn filter(&self) -> Filter {
+        Filter {
+            must: self.must.clone(),
+            must_not: self.must_not.clone(),
+            authors: self.author.clone(),
+            years: self.year,
+            venues: self.venue.clone(),
+            id_prefixes: Vec::new(),
+        }
+    }
+
+    /// The search these flags ask for, for the free text `query`, with the
+    /// details of the first `limit` hits read.
     pub fn request(&self, query: &str, limit: usize) -> SearchRequest {
         SearchRequest {
             query: query.to_string(),
             params: self.params(),
             semantic: self.semantic_params(),
             limit: Some(limit),
+            filter: self.filter(),
         }
+    }
+
+    /// The search for `query` in the query language (its filters and the
+    /// flags' both apply); a query the language cannot read is a usage error.
+    pub fn parsed_request(&self, query: &str, limit: usize) -> Result<SearchRequest, UsageError> {
+        let parsed = litindex::search::parse_query(query).map_err(|e| UsageError(e.to_string()))?;
+        let mut request = self.request(&parsed.text, limit);
+        request.filter = request.filter.and(parsed.filter);
+        Ok(request)
     }
 }
 
@@ -155,6 +209,16 @@ pub struct RunArgs {
 }
 
 // clap value parsers: the error text is ours, clap adds the flag name.
+fn parse_years(s: &str) -> Result<YearRange, String> {
+    YearRange::parse(s)
+}
+
+/// A flag value that must have some text.
+fn not_blank(flag: &'static str) -> impl Fn(&str) -> Result<String, String> + Clone + Send + Sync + 'static {
+    move |s| {
+        if s.trim().is_empty() { Err(format!("{flag} needs a value")) } else { Ok(s.trim().to_string()) }
+    }
+}
 fn parse_weights(s: &str) -> Result<Weights, String> {
     s.parse().map_err(|e: anyhow::Error| e.to_string())
 }

@@ -31,7 +31,7 @@ pub(super) fn load_semantic(opts: &SearchOpts, store: &Store) -> anyhow::Result<
 }
 
 pub fn run(args: &SearchArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result<()> {
-    let request = args.search.request(&args.query, args.limit);
+    let request = args.search.parsed_request(&args.query, args.limit)?;
     let params = request.params;
     let index = load_semantic(&args.search, store)?;
     let result = search(store, &request, index.as_ref())?;

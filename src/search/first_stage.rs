@@ -24,6 +24,7 @@
 //! when it is in neither list). `bm25_score` is still each paper's BM25, and
 //! `dense_score` its cosine. Ties in a semantic list go by doc id.
 
+use super::filter::Gate;
 use super::request::{Fusion, Mode, RRF_K, SearchRequest, SemanticParams};
 use crate::bm25::query_terms;
 use crate::candidate::{Candidate, DocScores, positive, top_k};
@@ -80,18 +81,27 @@ enum Outside {
 impl FirstStage {
     /// The first stage `request` asks for, `depth` papers deep (at least,
     /// when there are that many). `bm25` holds every paper's BM25 score; a
-    /// dense or hybrid stage needs the loaded `semantic` index.
+    /// dense or hybrid stage needs the loaded `semantic` index. Only papers
+    /// through `gate` (the request's filter) are listed; a filtered query
+    /// without free text lists the newest papers that pass, in any mode.
     pub fn run(
         store: &Store,
         request: &SearchRequest,
         bm25: &DocScores,
         semantic: Option<&SemanticIndex>,
         depth: usize,
+        gate: &mut Gate,
     ) -> anyhow::Result<FirstStage> {
-        if request.semantic.mode == Mode::Bm25 {
+        let only_filters = !gate.is_open() && query_terms(store.meta()?.analyzer()?, &request.query).is_empty();
+        if request.semantic.mode == Mode::Bm25 || only_filters {
+            let list = if only_filters {
+                with_ids(store, &gate.newest(depth)?)?
+            } else {
+                bm25_list(store, bm25, depth, gate)?
+            };
             return Ok(FirstStage {
                 mode: Mode::Bm25,
-                list: bm25_list(store, bm25, depth)?,
+                list,
                 scores: DocScores::default(),
                 outside: Outside::Bm25,
                 query_vector: Vec::new(),
@@ -101,7 +111,7 @@ impl FirstStage {
         let index = semantic.ok_or_else(|| {
             anyhow::anyhow!("--mode {} needs the model and vectors loaded", request.semantic.mode.name())
         })?;
-        semantic_stage(store, &request.query, bm25, &request.semantic, index, depth)
+        semantic_stage(store, &request.query, bm25, &request.semantic, index, depth, gate)
     }
 
     /// The first-stage score of `doc` (its BM25 in bm25 mode).
@@ -128,14 +138,20 @@ impl FirstStage {
 /// The `k` best papers with a positive BM25 score, best first, equal scores
 /// by paper id (not doc id: the order a reader sees). [`top_k`] finds the
 /// k-th best score; the ids are read for every paper scoring at least that,
-/// not for every match.
-fn bm25_list(store: &Store, scores: &DocScores, k: usize) -> anyhow::Result<Vec<(String, Candidate)>> {
-    let Some(cut) = top_k(positive(scores), k).last().map(|c| c.score) else {
-        return Ok(Vec::new());
-    };
+/// not for every match. With a filter, of the papers through `gate`.
+fn bm25_list(store: &Store, scores: &DocScores, k: usize, gate: &mut Gate) -> anyhow::Result<Vec<(String, Candidate)>> {
     let mut top: Vec<(String, Candidate)> = Vec::new();
-    for c in positive(scores).filter(|c| c.score >= cut) {
-        top.push((store.paper_by_doc(c.doc)?.id, c));
+    if gate.is_open() {
+        let Some(cut) = top_k(positive(scores), k).last().map(|c| c.score) else {
+            return Ok(Vec::new());
+        };
+        for c in positive(scores).filter(|c| c.score >= cut) {
+            top.push((store.paper_by_doc(c.doc)?.id, c));
+        }
+    } else {
+        for c in gate.best(scores, k)? {
+            top.push((store.paper_by_doc(c.doc)?.id, c));
+        }
     }
     top.sort_by(|a, b| b.1.score.total_cmp(&a.1.score).then_with(|| a.0.cmp(&b.0)));
     top.truncate(k);
@@ -166,6 +182,7 @@ fn semantic_stage(
     p: &SemanticParams,
     index: &SemanticIndex,
     depth: usize,
+    gate: &mut Gate,
 ) -> anyhow::Result<FirstStage> {
     let qv = index.embed_query(query)?;
     let k = p.dense_k.max(depth);
@@ -237,6 +254,8 @@ fn semantic_stage(
         list = ranked(list);
     }
     let scores: DocScores = list.iter().map(|c| (c.doc, c.score)).collect();
+    // The filter applies to the fused list (so a narrow filter may leave fewer than `depth`).
+    gate.retain(&mut list, |c| c.doc)?;
     list.truncate(depth);
     Ok(FirstStage { mode: p.mode, list: with_ids(store, &list)?, scores, outside, query_vector: qv, rerank })
 }

@@ -18,16 +18,23 @@
 //!   one selection of the best of them (score descending, ties by doc id).
 //! * [`first_stage`]: [`bm25_scores`], the dense list, RRF and min-max
 //!   fusion, the chunk rerank; its module doc has their formulas.
+//! * [`query`] and [`filter`]: the query language (`+word`, `-word`,
+//!   `"phrase"`, `author:`, `year:`, `venue:`, `id:`) and the [`Filter`] it
+//!   yields, which decides which papers are seeded, pooled and shown.
 //! * [`rank`]: the merge, [`graph_score`], [`recency_score`], the final
 //!   score, the [`Hit`]s and their [`snippet`]s; its module doc has the formulas.
 
+pub mod filter;
 pub mod first_stage;
+pub mod query;
 pub mod rank;
 pub mod request;
 
 pub(crate) use crate::candidate::positive;
 pub use crate::candidate::{Candidate, DocScores, top_k};
+pub use filter::{Filter, YearRange};
 pub use first_stage::bm25_scores;
+pub use query::{ParsedQuery, QueryError, parse as parse_query};
 pub use rank::{Hit, RetrievalResult, graph_score, recency_score, snippet};
 pub use request::{
     DEFAULT_DENSE_K, DEFAULT_HOPS, DEFAULT_LIMIT, DEFAULT_RERANK_WEIGHT, DEFAULT_TOP_K, Fusion, GraphScore,

@@ -26,6 +26,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
+use super::filter::Gate;
 use super::first_stage::{FirstStage, bm25_scores};
 use super::request::{GraphScore, Mode, SearchRequest};
 use crate::candidate::Candidate;
@@ -40,6 +41,8 @@ pub struct Hit {
     pub title: String,
     pub year: Option<i32>,
     pub authors: Vec<String>,
+    /// Where it was published, when a source said.
+    pub venue: Option<String>,
     /// The paper's own BM25 score for the query (also for graph hits).
     pub bm25_score: f64,
     pub bm25_norm: f64,
@@ -122,7 +125,8 @@ pub(super) fn search_in(
     let meta = store.meta()?;
     let scores = bm25_scores(store, &request.query)?;
     let depth = params.top_k.max(params.pool);
-    let first = FirstStage::run(store, request, &scores, semantic, depth)?;
+    let mut gate = Gate::new(store, &request.filter, meta.analyzer()?)?;
+    let first = FirstStage::run(store, request, &scores, semantic, depth, &mut gate)?;
     let dense = semantic.map(|s| &s.docs).filter(|_| first.mode != Mode::Bm25);
     let pool = &first.list;
     let seeds = &pool[..params.top_k.min(pool.len())];
@@ -140,6 +144,13 @@ pub(super) fn search_in(
     }
     for (id, c) in pool {
         merged.entry(id.clone()).or_insert((c.doc, None));
+    }
+    // The filter: only papers that pass are ranked and shown (the walk above
+    // went through the others).
+    if !gate.is_open() {
+        let mut kept: Vec<(String, (i64, Option<u32>))> = merged.into_iter().collect();
+        gate.retain(&mut kept, |(_, (doc, _))| *doc)?;
+        merged = kept.into_iter().collect();
     }
     let bm25_of = |doc: &i64| scores.get(doc).copied().unwrap_or(0.0);
     let cos_of = |doc: i64| dense.and_then(|d| d.score(doc, &first.query_vector)).map(f64::from);
@@ -194,6 +205,7 @@ pub(super) fn search_in(
             title: row.title,
             year: h.year,
             authors: row.authors,
+            venue: row.venue,
             bm25_score: h.bm25_score,
             bm25_norm: h.bm25_norm,
             graph_distance: h.distance,

@@ -23,6 +23,7 @@
 mod check;
 mod create;
 mod explain;
+mod filter;
 pub mod fts5;
 mod graph;
 mod migrate;
@@ -36,6 +37,7 @@ pub use check::{CheckReport, InvariantResult};
 pub(crate) use create::{create_index, create_new_index};
 pub(crate) use explain::explain;
 use explain::{Explained, sqlite_code};
+pub use filter::FilterRow;
 pub use graph::StoreAdjacency;
 pub use migrate::SCHEMA_VERSION;
 pub use read::{IndexMeta, PaperRow, Posting};

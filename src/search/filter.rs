@@ -1,0 +1,358 @@
+//! Which papers a search may rank and show: the [`Filter`] (from the query
+//! language, [`super::query`], or the `--must`/`--not`/`--author`/`--year`/
+//! `--venue` flags) and the [`Gate`] that applies it to doc ids.
+//!
+//! Every condition must hold (they are ANDed):
+//!
+//! ```text
+//! must      each entry (a word or a phrase), as terms of the index's analyzer, appears
+//!           as consecutive terms of the stored title + " " + abstract
+//! must_not  no entry does
+//! authors   each name matches one of the paper's authors: the query's words equal the
+//!           last words of the author's name (surname, "van der Berg", or the full name),
+//!           compared lowercased with diacritics removed; "Last, First" is read as "First Last"
+//! years     the paper has a year in the range (both ends inclusive, either open)
+//! venues    each name's words appear consecutively in the paper's venue (same folding)
+//! ids       the paper's id starts with each prefix (case-insensitive)
+//! ```
+//!
+//! A paper that fails is not seeded, pooled or shown; the citation walk still
+//! passes through it ([`super::rank`]).
+
+use std::collections::HashMap;
+use std::fmt;
+
+use serde::Serialize;
+use unicode_normalization::UnicodeNormalization;
+use unicode_normalization::char::is_combining_mark;
+
+use crate::analyzer::{Analyzer, indexed_text};
+use crate::candidate::{Candidate, DocScores, positive, top_k};
+use crate::store::{FilterRow, Store};
+
+/// A year range, both ends inclusive; `None` is open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct YearRange {
+    pub from: Option<i32>,
+    pub to: Option<i32>,
+}
+
+impl YearRange {
+    /// `2019..2023`, `2020..`, `..2015` or `2020`; the error names what is wrong.
+    pub fn parse(s: &str) -> Result<YearRange, String> {
+        let year = |t: &str| -> Result<Option<i32>, String> {
+            let t = t.trim();
+            if t.is_empty() {
+                return Ok(None);
+            }
+            if t.len() > 4 || !t.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(format!("`{t}` is not a year (use 1 to 4 digits)"));
+            }
+            Ok(Some(t.parse().map_err(|_| format!("`{t}` is not a year"))?))
+        };
+        let range = match s.split_once("..") {
+            Some((a, b)) => YearRange { from: year(a)?, to: year(b)? },
+            None => {
+                let y = year(s)?.ok_or("no year given (use 2019..2023, 2020.., ..2015 or 2020)")?;
+                YearRange { from: Some(y), to: Some(y) }
+            }
+        };
+        match range {
+            YearRange { from: None, to: None } => Err("an open range on both sides (`..`) filters nothing".into()),
+            YearRange { from: Some(a), to: Some(b) } if a > b => Err(format!("the range {a}..{b} is empty")),
+            r => Ok(r),
+        }
+    }
+
+    /// The intersection of two ranges (possibly empty: from > to).
+    fn and(self, other: YearRange) -> YearRange {
+        let pick = |a: Option<i32>, b: Option<i32>, f: fn(i32, i32) -> i32| match (a, b) {
+            (Some(a), Some(b)) => Some(f(a, b)),
+            (a, b) => a.or(b),
+        };
+        YearRange { from: pick(self.from, other.from, i32::max), to: pick(self.to, other.to, i32::min) }
+    }
+
+    fn contains(self, year: Option<i32>) -> bool {
+        year.is_some_and(|y| self.from.is_none_or(|a| y >= a) && self.to.is_none_or(|b| y <= b))
+    }
+}
+
+impl fmt::Display for YearRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let end = |y: Option<i32>| y.map_or(String::new(), |y| y.to_string());
+        write!(f, "{}..{}", end(self.from), end(self.to))
+    }
+}
+
+/// What a paper must satisfy to be ranked and shown (see the module doc).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Filter {
+    /// Words and phrases that must appear (`+word`, `"a phrase"`, `--must`).
+    pub must: Vec<String>,
+    /// Words and phrases that must not appear (`-word`, `-"a phrase"`, `--not`).
+    pub must_not: Vec<String>,
+    /// Author names (`author:NAME`, `--author`).
+    pub authors: Vec<String>,
+    /// Year range (`year:A..B`, `--year`); several intersect.
+    pub years: Option<YearRange>,
+    /// Venue names (`venue:NAME`, `--venue`).
+    pub venues: Vec<String>,
+    /// Id prefixes (`id:PREFIX`).
+    pub id_prefixes: Vec<String>,
+}
+
+impl Filter {
+    /// True when it lets every paper through.
+    pub fn is_empty(&self) -> bool {
+        *self == Filter::default()
+    }
+
+    /// Both filters' conditions.
+    pub fn and(mut self, other: Filter) -> Filter {
+        self.must.extend(other.must);
+        self.must_not.extend(other.must_not);
+        self.authors.extend(other.authors);
+        self.years = match (self.years, other.years) {
+            (Some(a), Some(b)) => Some(a.and(b)),
+            (a, b) => a.or(b),
+        };
+        self.venues.extend(other.venues);
+        self.id_prefixes.extend(other.id_prefixes);
+        self
+    }
+}
+
+/// Lowercase, diacritics removed (NFD, combining marks dropped), split into
+/// alphanumeric words: how author and venue names are compared.
+pub fn fold_words(s: &str) -> Vec<String> {
+    let folded: String = s.nfd().filter(|c| !is_combining_mark(*c)).flat_map(char::to_lowercase).collect();
+    folded.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_string).collect()
+}
+
+/// An author's name as folded words, "Last, First" read as "First Last".
+fn name_words(name: &str) -> Vec<String> {
+    match name.split_once(',') {
+        Some((last, first)) => fold_words(&format!("{first} {last}")),
+        None => fold_words(name),
+    }
+}
+
+fn contains_run(hay: &[String], needle: &[String]) -> bool {
+    !needle.is_empty() && hay.windows(needle.len()).any(|w| w == needle)
+}
+
+/// A [`Filter`] prepared for testing papers.
+struct Rule {
+    analyzer: Analyzer,
+    must: Vec<Vec<String>>,
+    must_not: Vec<Vec<String>>,
+    authors: Vec<Vec<String>>,
+    years: Option<YearRange>,
+    venues: Vec<Vec<String>>,
+    ids: Vec<String>,
+}
+
+impl Rule {
+    fn new(filter: &Filter, analyzer: Analyzer) -> anyhow::Result<Rule> {
+        let terms = |list: &[String], sign: &str| -> anyhow::Result<Vec<Vec<String>>> {
+            list.iter()
+                .map(|w| {
+                    let t = analyzer.tokenize(w);
+                    anyhow::ensure!(
+                        !t.is_empty(),
+                        "`{sign}{w}` has no terms under the index's {} analyzer (a stop word?), so it cannot be tested",
+                        analyzer.name()
+                    );
+                    Ok(t)
+                })
+                .collect()
+        };
+        let names = |list: &[String], what: &str| -> anyhow::Result<Vec<Vec<String>>> {
+            list.iter()
+                .map(|n| {
+                    let w = fold_words(n);
+                    anyhow::ensure!(!w.is_empty(), "{what}:{n:?} has no letters or digits to match");
+                    Ok(w)
+                })
+                .collect()
+        };
+        Ok(Rule {
+            analyzer,
+            must: terms(&filter.must, "+")?,
+            must_not: terms(&filter.must_not, "-")?,
+            authors: names(&filter.authors, "author")?,
+            years: filter.years,
+            venues: names(&filter.venues, "venue")?,
+            ids: filter.id_prefixes.iter().map(|p| p.to_lowercase()).collect(),
+        })
+    }
+
+    fn needs_text(&self) -> bool {
+        !self.must.is_empty() || !self.must_not.is_empty()
+    }
+
+    fn passes(&self, row: &FilterRow) -> bool {
+        if self.years.is_some_and(|r| !r.contains(row.year)) {
+            return false;
+        }
+        let id = row.id.to_lowercase();
+        if !self.ids.iter().all(|p| id.starts_with(p.as_str())) {
+            return false;
+        }
+        if !self.venues.is_empty() {
+            let venue = fold_words(row.venue.as_deref().unwrap_or(""));
+            if !self.venues.iter().all(|v| contains_run(&venue, v)) {
+                return false;
+            }
+        }
+        if !self.authors.is_empty() {
+            let names: Vec<String> = serde_json::from_str(&row.authors).unwrap_or_default();
+            let names: Vec<Vec<String>> = names.iter().map(|n| name_words(n)).collect();
+            if !self.authors.iter().all(|q| names.iter().any(|n| n.ends_with(q))) {
+                return false;
+            }
+        }
+        if self.needs_text() {
+            let terms = self.analyzer.tokenize(&indexed_text(&row.title, &row.abstract_));
+            if !self.must.iter().all(|p| contains_run(&terms, p))
+                || self.must_not.iter().any(|p| contains_run(&terms, p))
+            {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// How many papers one statement reads for the gate.
+const BATCH: usize = 1000;
+
+/// Applies a filter to doc ids, reading each paper's fields once.
+pub(crate) struct Gate<'s> {
+    store: &'s Store,
+    rule: Option<Rule>,
+    known: HashMap<i64, bool>,
+}
+
+impl<'s> Gate<'s> {
+    /// The gate of `filter` (open when it is empty); errors name a `+word`
+    /// or `-word` the analyzer drops, or a name without letters.
+    pub fn new(store: &'s Store, filter: &Filter, analyzer: Analyzer) -> anyhow::Result<Gate<'s>> {
+        let rule = if filter.is_empty() { None } else { Some(Rule::new(filter, analyzer)?) };
+        Ok(Gate { store, rule, known: HashMap::new() })
+    }
+
+    /// True when every paper passes.
+    pub fn is_open(&self) -> bool {
+        self.rule.is_none()
+    }
+
+    /// Reads and tests the papers of `docs` not tested yet.
+    fn check(&mut self, docs: impl IntoIterator<Item = i64>) -> anyhow::Result<()> {
+        let Some(rule) = &self.rule else { return Ok(()) };
+        let todo: Vec<i64> = docs.into_iter().filter(|d| !self.known.contains_key(d)).collect();
+        for batch in todo.chunks(BATCH) {
+            for &d in batch {
+                self.known.insert(d, false);
+            }
+            for row in self.store.filter_rows(batch, rule.needs_text())? {
+                self.known.insert(row.doc, rule.passes(&row));
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether `doc` passes (`check` must have seen it; an open gate passes all).
+    fn passes(&self, doc: i64) -> bool {
+        self.rule.is_none() || self.known.get(&doc).copied().unwrap_or(false)
+    }
+
+    /// Keeps the items whose doc passes.
+    pub fn retain<T>(&mut self, items: &mut Vec<T>, doc: impl Fn(&T) -> i64) -> anyhow::Result<()> {
+        if self.is_open() {
+            return Ok(());
+        }
+        self.check(items.iter().map(&doc))?;
+        items.retain(|t| self.passes(doc(t)));
+        Ok(())
+    }
+
+    /// The best `k` passing papers of `scores` (positive scores), best
+    /// first, and every passing paper tied with the `k`-th: papers are
+    /// tested from the top down, a growing head at a time, so a filter that
+    /// passes many papers tests few.
+    pub fn best(&mut self, scores: &DocScores, k: usize) -> anyhow::Result<Vec<Candidate>> {
+        let all: Vec<Candidate> = positive(scores).collect();
+        let mut n = (4 * k).max(256);
+        loop {
+            let head = top_k(all.iter().copied(), n);
+            self.check(head.iter().map(|c| c.doc))?;
+            let passing: Vec<Candidate> = head.iter().copied().filter(|c| self.passes(c.doc)).collect();
+            let exhausted = head.len() == all.len();
+            if passing.len() >= k && k > 0 {
+                let cut = passing[k - 1].score;
+                // Done unless a paper past the head could tie the cut.
+                if exhausted || head.last().is_some_and(|c| c.score < cut) {
+                    return Ok(passing.into_iter().filter(|c| c.score >= cut).collect());
+                }
+            } else if exhausted || k == 0 {
+                return Ok(if k == 0 { Vec::new() } else { passing });
+            }
+            n = n.saturating_mul(4);
+        }
+    }
+
+    /// The newest `k` passing papers (the list of a query without free
+    /// text), each with score 0.
+    pub fn newest(&mut self, k: usize) -> anyhow::Result<Vec<Candidate>> {
+        let mut out = Vec::new();
+        let (mut offset, mut n) = (0, (4 * k).max(256));
+        while out.len() < k {
+            let docs = self.store.docs_by_recency(offset, n)?;
+            self.check(docs.iter().copied())?;
+            out.extend(docs.iter().filter(|&&d| self.passes(d)).map(|&doc| Candidate { doc, score: 0.0 }));
+            if docs.len() < n {
+                break;
+            }
+            offset += n;
+            n = n.saturating_mul(4);
+        }
+        out.truncate(k);
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn year_ranges_parse_and_reject_bad_ones() {
+        let r = |a, b| YearRange { from: a, to: b };
+        assert_eq!(YearRange::parse("2019..2023"), Ok(r(Some(2019), Some(2023))));
+        assert_eq!(YearRange::parse("2020.."), Ok(r(Some(2020), None)));
+        assert_eq!(YearRange::parse("..2015"), Ok(r(None, Some(2015))));
+        assert_eq!(YearRange::parse("2020"), Ok(r(Some(2020), Some(2020))));
+        for bad in ["20x9", "..", "", "2023..2019", "12345", "2020..20x1", "-5"] {
+            assert!(YearRange::parse(bad).is_err(), "{bad}");
+        }
+        assert!(r(Some(2019), Some(2023)).contains(Some(2023)));
+        assert!(!r(Some(2019), Some(2023)).contains(Some(2024)));
+        assert!(!r(Some(2019), None).contains(None));
+        assert_eq!(r(Some(2010), Some(2020)).and(r(Some(2015), None)), r(Some(2015), Some(2020)));
+    }
+
+    #[test]
+    fn names_fold_case_and_diacritics() {
+        assert_eq!(fold_words("Ánh Nguyễn-Đức"), ["anh", "nguyen", "đuc"]);
+        assert_eq!(name_words("Berg, Jan van der"), ["jan", "van", "der", "berg"]);
+        let n = name_words("Jan van der Berg");
+        for q in ["berg", "van der Berg", "JAN VAN DER BERG"] {
+            assert!(n.ends_with(&fold_words(q)), "{q}");
+        }
+        assert!(!n.ends_with(&fold_words("jan")));
+        assert!(contains_run(&fold_words("Proc. NeurIPS 2020"), &fold_words("neurips")));
+        assert!(!contains_run(&fold_words("ICML"), &fold_words("neurips")));
+    }
+}

@@ -1,0 +1,217 @@
+//! The query language: a query string to free text for the first stage and
+//! a [`Filter`].
+//!
+//! ```text
+//! +word             must appear (also free text)          -word            must not appear
+//! "exact phrase"    must appear as a phrase (also free text)  -"a phrase"  must not appear
+//! author:NAME       author:"van der Berg"                 year:2019..2023  year:2020..  year:..2015  year:2020
+//! venue:NAME        venue:"Comm. ACM"                     id:PREFIX
+//! anything else     free text
+//! ```
+//!
+//! Words are separated by whitespace; a key is matched case-insensitively
+//! and a word with another `key:` (`ratio:3`) is free text, as are a lone
+//! `+` or `-` and a `-` inside a word (`COVID-19`). Errors name the part at
+//! fault: an unclosed quote, an empty `author:`, a bad `year:`.
+
+use std::fmt;
+
+use super::filter::{Filter, YearRange};
+
+/// A query split into its free text and its filter.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ParsedQuery {
+    /// What the first stage scores: the free words, the `+word`s and the phrases' words.
+    pub text: String,
+    pub filter: Filter,
+}
+
+/// A query the language cannot read; its message names the part at fault.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QueryError(pub String);
+
+impl fmt::Display for QueryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for QueryError {}
+
+/// One whitespace-separated part of a query: its text before any quote,
+/// and the quoted text when it has one.
+struct Part {
+    head: String,
+    quoted: Option<String>,
+}
+
+/// Splits on whitespace outside quotes; a quote opens after the start of a
+/// part or after its `+`, `-` or `key:` head, and must close.
+fn parts(input: &str) -> Result<Vec<Part>, QueryError> {
+    let mut out = Vec::new();
+    let mut chars = input.char_indices().peekable();
+    while let Some(&(start, c)) = chars.peek() {
+        if c.is_whitespace() {
+            chars.next();
+            continue;
+        }
+        let mut head = String::new();
+        let mut quoted = None;
+        while let Some(&(_, c)) = chars.peek() {
+            if c.is_whitespace() {
+                break;
+            }
+            chars.next();
+            if c == '"' {
+                let mut q = String::new();
+                let mut closed = false;
+                for (_, c) in chars.by_ref() {
+                    if c == '"' {
+                        closed = true;
+                        break;
+                    }
+                    q.push(c);
+                }
+                if !closed {
+                    let rest: String = input[start..].chars().take(40).collect();
+                    return Err(QueryError(format!("unclosed quote in the query at `{rest}`")));
+                }
+                quoted = Some(q);
+                break;
+            }
+            head.push(c);
+        }
+        // Text glued after a closing quote (`"a b"c`) joins the free text.
+        let mut tail = String::new();
+        while let Some(&(_, c)) = chars.peek() {
+            if c.is_whitespace() {
+                break;
+            }
+            tail.push(c);
+            chars.next();
+        }
+        out.push(Part { head, quoted });
+        if !tail.is_empty() {
+            out.push(Part { head: tail, quoted: None });
+        }
+    }
+    Ok(out)
+}
+
+/// Parses a query in the language of the module doc.
+pub fn parse(input: &str) -> Result<ParsedQuery, QueryError> {
+    let mut text: Vec<String> = Vec::new();
+    let mut f = Filter::default();
+    for Part { head, quoted } in parts(input)? {
+        let key = head.split_once(':').map(|(k, v)| (k.to_ascii_lowercase(), v));
+        match (key, quoted) {
+            (Some((k, v)), q) if ["author", "year", "venue", "id"].contains(&k.as_str()) => {
+                let value = match q {
+                    Some(q) => format!("{v}{q}"),
+                    None => v.to_string(),
+                };
+                let value = value.trim();
+                if value.is_empty() {
+                    return Err(QueryError(format!("empty `{k}:` in the query: give a value, e.g. {}", example(&k))));
+                }
+                match k.as_str() {
+                    "author" => f.authors.push(value.to_string()),
+                    "venue" => f.venues.push(value.to_string()),
+                    "id" => f.id_prefixes.push(value.to_string()),
+                    _ => {
+                        let r = YearRange::parse(value)
+                            .map_err(|e| QueryError(format!("bad filter `year:{value}`: {e}")))?;
+                        f = std::mem::take(&mut f).and(Filter { years: Some(r), ..Filter::default() });
+                    }
+                }
+            }
+            (_, Some(q)) => match head.as_str() {
+                "" | "+" => {
+                    if !q.trim().is_empty() {
+                        text.push(q.clone());
+                        f.must.push(q);
+                    }
+                }
+                "-" => {
+                    if !q.trim().is_empty() {
+                        f.must_not.push(q);
+                    }
+                }
+                other => {
+                    // `word"…"`: a quote inside a word is text, both halves.
+                    text.push(other.to_string());
+                    text.push(q);
+                }
+            },
+            (_, None) => {
+                if let Some(w) = head.strip_prefix('+').filter(|w| !w.is_empty()) {
+                    text.push(w.to_string());
+                    f.must.push(w.to_string());
+                } else if let Some(w) = head.strip_prefix('-').filter(|w| !w.is_empty()) {
+                    f.must_not.push(w.to_string());
+                } else {
+                    text.push(head);
+                }
+            }
+        }
+    }
+    Ok(ParsedQuery { text: text.join(" "), filter: f })
+}
+
+fn example(key: &str) -> &'static str {
+    match key {
+        "author" => "author:smith or author:\"van der Berg\"",
+        "year" => "year:2019..2023, year:2020.. or year:..2015",
+        "venue" => "venue:neurips",
+        _ => "id:2101.",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(s: &str) -> ParsedQuery {
+        parse(s).unwrap()
+    }
+
+    #[test]
+    fn operators_split_text_from_filters() {
+        let q =
+            p(r#"sparse +attention -dense "local window" author:"van der Berg" year:2019..2023 venue:NeurIPS id:p00"#);
+        assert_eq!(q.text, "sparse attention local window");
+        assert_eq!(q.filter.must, ["attention", "local window"]);
+        assert_eq!(q.filter.must_not, ["dense"]);
+        assert_eq!(q.filter.authors, ["van der Berg"]);
+        assert_eq!(q.filter.years, Some(YearRange { from: Some(2019), to: Some(2023) }));
+        assert_eq!(q.filter.venues, ["NeurIPS"]);
+        assert_eq!(q.filter.id_prefixes, ["p00"]);
+        assert_eq!(p(r#"-"a b" AUTHOR:smith"#).filter.must_not, ["a b"]);
+        assert_eq!(p("year:2020.. year:..2022").filter.years, Some(YearRange { from: Some(2020), to: Some(2022) }));
+    }
+
+    #[test]
+    fn plain_text_stays_text() {
+        for s in ["COVID-19 and IL-6", "ratio:3 - + x", "a  b"] {
+            let q = p(s);
+            assert!(q.filter.is_empty(), "{s}");
+            assert_eq!(q.text, s.split_whitespace().collect::<Vec<_>>().join(" "));
+        }
+        assert_eq!(p("").text, "");
+    }
+
+    #[test]
+    fn malformed_filters_are_named() {
+        for (s, says) in [
+            ("x year:20x9", "year:20x9"),
+            ("author:", "empty `author:`"),
+            ("author:\"\"", "empty `author:`"),
+            ("venue: x", "empty `venue:`"),
+            ("\"open phrase", "unclosed quote"),
+            ("year:2023..2019", "year:2023..2019"),
+        ] {
+            let e = parse(s).unwrap_err().to_string();
+            assert!(e.contains(says), "{s}: {e}");
+        }
+    }
+}
