@@ -298,9 +298,9 @@ fn embed_is_incremental_and_dense_search_finds_the_same_text() {
     let r = search_json(&db, &["coral reef"]);
     assert_eq!(r["mode"], "bm25");
     assert!(r["ranked"][0]["dense_score"].is_null() && r["ranked"][0]["fused_score"].is_null());
-    // The table says which first stage ranked.
+    // The table says which first stage ranked (hybrid fuses by minmax unless told).
     let table = ok(&run(&db, &["search", &text, "--mode", "hybrid", "--model-dir", m]));
-    assert!(table.contains("fused (hybrid rrf)"), "{table}");
+    assert!(table.contains("fused (hybrid minmax)"), "{table}");
     // eval and run take the same flags.
     let q = dir.path().join("q.jsonl");
     fs::write(&q, format!("{}\n", json!({"_id": "1", "text": text}))).unwrap();
