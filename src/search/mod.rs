@@ -18,15 +18,19 @@
 //!   one selection of the best of them (score descending, ties by doc id).
 //! * [`first_stage`]: [`bm25_scores`], the dense list, RRF and min-max
 //!   fusion, the chunk rerank; its module doc has their formulas.
+//! * [`feedback`]: what the user's marks do (favorites expand the query and
+//!   seed the walk; excluded papers are not shown); its module doc has the formulas.
 //! * [`rank`]: the merge, [`graph_score`], [`recency_score`], the final
 //!   score, the [`Hit`]s and their [`snippet`]s; its module doc has the formulas.
 
+pub mod feedback;
 pub mod first_stage;
 pub mod rank;
 pub mod request;
 
 pub(crate) use crate::candidate::positive;
 pub use crate::candidate::{Candidate, DocScores, top_k};
+pub use feedback::{Feedback, FeedbackParams, FeedbackPart};
 pub use first_stage::bm25_scores;
 pub use rank::{Hit, RetrievalResult, graph_score, recency_score, snippet};
 pub use request::{

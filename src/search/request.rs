@@ -9,6 +9,7 @@ use std::str::FromStr;
 use clap::ValueEnum;
 use serde::Serialize;
 
+use super::feedback::Feedback;
 use crate::graph::Direction;
 
 /// Default number of BM25 seeds.
@@ -234,12 +235,20 @@ pub struct SearchRequest {
     /// there; `hit_count` and the averages still cover the whole merged set).
     /// `None`: all of them.
     pub limit: Option<usize>,
+    /// The user's marks: favorites that feed the ranking, papers not to show.
+    pub feedback: Feedback,
 }
 
 impl SearchRequest {
     /// A BM25-first search for `query` with `params`, every hit read.
     pub fn new(query: impl Into<String>, params: SearchParams) -> SearchRequest {
-        SearchRequest { query: query.into(), params, semantic: SemanticParams::default(), limit: None }
+        SearchRequest {
+            query: query.into(),
+            params,
+            semantic: SemanticParams::default(),
+            limit: None,
+            feedback: Feedback::default(),
+        }
     }
 
     /// The same search for another query.

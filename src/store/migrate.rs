@@ -10,6 +10,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("001_init.sql", include_str!("../../migrations/001_init.sql")),
     ("002_vectors.sql", include_str!("../../migrations/002_vectors.sql")),
     ("003_performance.sql", include_str!("../../migrations/003_performance.sql")),
+    ("004_marks.sql", include_str!("../../migrations/004_marks.sql")),
 ];
 
 /// The schema version this binary writes and reads.
