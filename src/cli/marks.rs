@@ -82,11 +82,14 @@ pub struct FeedbackOpts {
     /// Whether the favorites also seed the citation walk
     #[arg(long, default_value = "on", value_parser = named::<Switch>("switch"))]
     pub feedback_walk: Switch,
+    /// Added to the final score times the by-hops graph score of a paper's distance from the nearest favorite
+    #[arg(long, default_value_t = FeedbackParams::default().near, value_name = "F")]
+    pub feedback_near: f64,
 }
 
 impl FeedbackOpts {
     pub fn params(&self) -> FeedbackParams {
-        FeedbackParams { terms: self.feedback_terms, beta: self.feedback_beta, seed: self.feedback_walk == Switch::On }
+        FeedbackParams { terms: self.feedback_terms, beta: self.feedback_beta, seed: self.feedback_walk == Switch::On, near: self.feedback_near }
     }
 }
 

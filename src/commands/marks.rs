@@ -11,6 +11,9 @@ pub fn validate_feedback(opts: &FeedbackOpts) -> Result<(), UsageError> {
     if !(opts.feedback_beta.is_finite() && opts.feedback_beta >= 0.0) {
         return Err(UsageError(format!("--feedback-beta {} must be a finite number >= 0", opts.feedback_beta)));
     }
+    if !(opts.feedback_near.is_finite() && opts.feedback_near >= 0.0) {
+        return Err(UsageError(format!("--feedback-near {} must be a finite number >= 0", opts.feedback_near)));
+    }
     Ok(())
 }
 
