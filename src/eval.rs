@@ -24,7 +24,7 @@ use serde::Serialize;
 
 use crate::embed::SemanticIndex;
 use crate::fields::{FieldError, object, req_str};
-use crate::search::{SearchRequest, search};
+use crate::search::{Feedback, SearchRequest, search};
 use crate::store::Store;
 
 /// The metrics `eval` reports, by name.
@@ -233,41 +233,119 @@ pub fn evaluate(
     request: &SearchRequest,
     semantic: Option<&SemanticIndex>,
 ) -> anyhow::Result<EvalReport> {
+    let rank = |text: &str, judged: &Judged| -> anyhow::Result<Vec<(Vec<String>, Judged)>> {
+        let ranked = ranked_ids(store, &request.with_query(text), semantic)?.into_iter().map(|(id, _)| id).collect();
+        Ok(vec![(ranked, judged.clone())])
+    };
+    let [report] = <[EvalReport; 1]>::try_from(score_queries(store, queries, qrels, 1, rank)?).expect("one variant");
+    Ok(report)
+}
+
+/// One query's judgments, by the index's ids.
+type Judged = HashMap<String, i32>;
+
+/// The residual rankings of `eval --feedback first-relevant`, with and without feedback.
+#[derive(Debug, Clone, Serialize)]
+pub struct FeedbackReport {
+    /// With the marked paper as a favorite.
+    pub with: EvalReport,
+    /// Without feedback (the same residual collection).
+    pub without: EvalReport,
+    /// Queries with a relevant paper in their top 10, which got a favorite.
+    pub marked: usize,
+}
+
+/// Simulated feedback, scored the standard way: for each judged query, the
+/// highest-ranked relevant paper of the top 10 (of the search without
+/// feedback) becomes the one favorite of a second search; both rankings are
+/// scored as *residual* rankings, that paper removed from the ranking and the
+/// judgments. A query with no relevant paper in its top 10 keeps its ranking
+/// in both. `request.feedback.params` says how the favorite is used; each
+/// ranking is cut at the request's limit after the removal.
+pub fn evaluate_feedback(
+    store: &Store,
+    queries: &[Query],
+    qrels: &Qrels,
+    request: &SearchRequest,
+    semantic: Option<&SemanticIndex>,
+) -> anyhow::Result<FeedbackReport> {
+    let limit = request.limit.unwrap_or(usize::MAX);
+    let mut marked = 0;
+    let rank = |text: &str, judged: &Judged| -> anyhow::Result<Vec<(Vec<String>, Judged)>> {
+        let deeper = SearchRequest { limit: Some(limit.saturating_add(1)), ..request.with_query(text) };
+        let ids = |r: &SearchRequest| -> anyhow::Result<Vec<String>> {
+            Ok(ranked_ids(store, r, semantic)?.into_iter().map(|(id, _)| id).collect())
+        };
+        let without = ids(&SearchRequest { feedback: Default::default(), ..deeper.clone() })?;
+        let first = without.iter().take(10).find(|id| judged.get(*id).is_some_and(|&g| g > 0)).cloned();
+        let Some(favorite) = first else {
+            let cut: Vec<String> = without.into_iter().take(limit).collect();
+            return Ok(vec![(cut.clone(), judged.clone()), (cut, judged.clone())]);
+        };
+        marked += 1;
+        let mut with_request = deeper;
+        with_request.feedback = Feedback { favorites: vec![favorite.clone()], ..request.feedback.clone() };
+        let with = ids(&with_request)?;
+        let residual =
+            |r: Vec<String>| -> Vec<String> { r.into_iter().filter(|id| id != &favorite).take(limit).collect() };
+        let mut rest = judged.clone();
+        rest.remove(&favorite);
+        Ok(vec![(residual(with), rest.clone()), (residual(without), rest)])
+    };
+    let [with, without] =
+        <[EvalReport; 2]>::try_from(score_queries(store, queries, qrels, 2, rank)?).expect("two variants");
+    Ok(FeedbackReport { with, without, marked })
+}
+
+/// Scores `variants` rankings per judged query: `rank(text, judged)` gives
+/// each variant's ranking and the judgments to score it against. A judged
+/// query missing from the query file scores 0 in every variant.
+fn score_queries(
+    store: &Store,
+    queries: &[Query],
+    qrels: &Qrels,
+    variants: usize,
+    mut rank: impl FnMut(&str, &Judged) -> anyhow::Result<Vec<(Vec<String>, Judged)>>,
+) -> anyhow::Result<Vec<EvalReport>> {
     let started = std::time::Instant::now();
     let texts: HashMap<&str, &str> = queries.iter().map(|q| (q.id.as_str(), q.text.as_str())).collect();
     let unjudged = queries.iter().filter(|q| !qrels.contains_key(&q.id)).count();
-    let mut per_query = Vec::with_capacity(qrels.len());
+    let mut per_query: Vec<Vec<QueryScores>> = vec![Vec::with_capacity(qrels.len()); variants];
     let mut missing = 0;
     for (qid, judged) in qrels {
         // Judged document ids may be aliases of what the index calls them.
-        let judged: HashMap<String, i32> = judged
+        let judged: Judged = judged
             .iter()
             .map(|(d, &g)| Ok((store.resolve(d)?.unwrap_or_else(|| d.clone()), g)))
             .collect::<anyhow::Result<_>>()?;
-        let ranked: Vec<String> = match texts.get(qid.as_str()) {
-            Some(text) => {
-                ranked_ids(store, &request.with_query(*text), semantic)?.into_iter().map(|(id, _)| id).collect()
-            }
+        let runs = match texts.get(qid.as_str()) {
+            Some(text) => rank(text, &judged)?,
             None => {
                 missing += 1;
-                Vec::new()
+                vec![(Vec::new(), judged); variants]
             }
         };
-        per_query.push(QueryScores {
-            qid: qid.clone(),
-            metrics: Metrics::of(&ranked, &judged),
-            relevant: judged.values().filter(|&&g| g > 0).count(),
-            retrieved: ranked.len(),
-        });
+        for (scores, (ranked, judged)) in per_query.iter_mut().zip(runs) {
+            scores.push(QueryScores {
+                qid: qid.clone(),
+                metrics: Metrics::of(&ranked, &judged),
+                relevant: judged.values().filter(|&&g| g > 0).count(),
+                retrieved: ranked.len(),
+            });
+        }
     }
-    Ok(EvalReport {
-        queries: per_query.len(),
-        unjudged,
-        missing,
-        metrics: Metrics::mean(per_query.iter().map(|q| &q.metrics)),
-        wall_time_s: started.elapsed().as_secs_f64(),
-        per_query,
-    })
+    let wall_time_s = started.elapsed().as_secs_f64();
+    Ok(per_query
+        .into_iter()
+        .map(|per_query| EvalReport {
+            queries: per_query.len(),
+            unjudged,
+            missing,
+            metrics: Metrics::mean(per_query.iter().map(|q| &q.metrics)),
+            wall_time_s,
+            per_query,
+        })
+        .collect())
 }
 
 /// Scores strictly decreasing in ranking order, as TREC tools need: a score

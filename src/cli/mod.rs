@@ -2,8 +2,10 @@
 //! commands' arguments here, a larger group's in a file of its own
 //! (`search.rs`: the retrieval flags of `search`, `eval` and `run`).
 
+mod marks;
 mod search;
 
+pub use marks::*;
 pub use search::*;
 
 use std::path::PathBuf;
@@ -58,6 +60,14 @@ pub enum Command {
     Bench(BenchArgs),
     /// Embed every paper that has no vector yet for the model (for --mode dense and hybrid)
     Embed(EmbedArgs),
+    /// Mark papers: favorite (feeds the ranking), exclude (never shown), to-read, read; or tag them
+    Mark(MarkArgs),
+    /// Remove marks (a label, every label, or tags) from papers
+    Unmark(UnmarkArgs),
+    /// List the marked papers (or the favorites as qrels)
+    Marks(MarksArgs),
+    /// Saved searches: `watch add NAME QUERY [flags]`, `watch list`, `watch rm NAME`; `watch [NAME]` shows what is new
+    Watch(WatchArgs),
 }
 
 /// Output formats.

@@ -40,6 +40,8 @@ pub struct SearchArgs {
     pub limit: usize,
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
+    #[command(flatten)]
+    pub marks: super::MarkedSearchOpts,
 }
 
 /// The retrieval flags shared by `search`, `eval` and `run`.
@@ -145,6 +147,7 @@ impl SearchOpts {
             semantic: self.semantic_params(),
             limit: Some(limit),
             filter: self.filter(),
+            feedback: Default::default(),
         }
     }
 
@@ -179,6 +182,11 @@ pub struct EvalArgs {
     pub limit: usize,
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
+    /// Simulated feedback: `first-relevant` scores the residual ranking after marking the best-ranked relevant paper of the top 10 as favorite, with and without feedback
+    #[arg(long, default_value = "off", value_parser = named::<super::EvalFeedback>("feedback"))]
+    pub feedback: super::EvalFeedback,
+    #[command(flatten)]
+    pub feedback_tuning: super::FeedbackOpts,
 }
 
 /// Output formats of `run`.

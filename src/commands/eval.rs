@@ -5,8 +5,8 @@ use std::io::Write;
 use serde_json::{Map, Value, json};
 
 use super::UsageError;
-use crate::cli::{EvalArgs, Format};
-use litindex::eval::{METRICS, evaluate, read_qrels, read_queries};
+use crate::cli::{EvalArgs, EvalFeedback, Format};
+use litindex::eval::{METRICS, evaluate, evaluate_feedback, read_qrels, read_queries};
 use litindex::search::Mode;
 use litindex::store::Store;
 
@@ -21,10 +21,18 @@ pub fn run(args: &EvalArgs, store: &Store, out: &mut dyn Write) -> anyhow::Resul
     }
     let queries = read_queries(&args.queries)?;
     let qrels = read_qrels(&args.qrels)?;
-    let request = args.search.request("", args.limit);
+    let mut request = args.search.request("", args.limit);
     let (params, sp) = (request.params, request.semantic);
     let index = super::search::load_semantic(&args.search, store)?;
-    let report = evaluate(store, &queries, &qrels, &request, index.as_ref())?;
+    // With simulated feedback the figures are residual ones; `no_feedback` holds them without.
+    let (report, no_feedback) = match args.feedback {
+        EvalFeedback::Off => (evaluate(store, &queries, &qrels, &request, index.as_ref())?, None),
+        EvalFeedback::FirstRelevant => {
+            request.feedback.params = args.feedback_tuning.params();
+            let r = evaluate_feedback(store, &queries, &qrels, &request, index.as_ref())?;
+            (r.with, Some((r.without, r.marked)))
+        }
+    };
     let first_stage = match sp.mode {
         Mode::Bm25 => "bm25".to_string(),
         Mode::Dense => format!("dense (k {})", sp.dense_k),
@@ -59,6 +67,15 @@ pub fn run(args: &EvalArgs, store: &Store, out: &mut dyn Write) -> anyhow::Resul
                     "rerank": sp.rerank, "rerank_weight": sp.rerank_weight,
                 }),
             );
+            if let Some((without, marked)) = &no_feedback {
+                obj.insert("no_feedback".into(), Value::Object(pick(&serde_json::to_value(without)?)));
+                let fp = request.feedback.params;
+                obj.insert(
+                    "feedback".into(),
+                    json!({"simulated": "first-relevant", "marked_queries": marked,
+                           "terms": fp.terms, "beta": fp.beta, "walk": fp.seed}),
+                );
+            }
             obj.insert("wall_time_s".into(), json!(report.wall_time_s));
             if args.per_query {
                 let rows: Vec<Value> = report
@@ -95,8 +112,21 @@ pub fn run(args: &EvalArgs, store: &Store, out: &mut dyn Write) -> anyhow::Resul
                 }
                 writeln!(out)?;
             }
-            for m in &metrics {
-                writeln!(out, "{m:<12} {:.4}", full[m.as_str()].as_f64().unwrap_or(0.0))?;
+            let without = no_feedback.as_ref().map(|(w, _)| serde_json::to_value(w)).transpose()?;
+            if let (Some(w), Some((_, marked))) = (&without, &no_feedback) {
+                writeln!(out, "{:<12} {:>10} {:>12}", "residual", "feedback", "no feedback")?;
+                for m in &metrics {
+                    let (a, b) = (full[m.as_str()].as_f64().unwrap_or(0.0), w[m.as_str()].as_f64().unwrap_or(0.0));
+                    writeln!(out, "{m:<12} {a:>10.4} {b:>12.4}")?;
+                }
+                writeln!(
+                    out,
+                    "simulated feedback: the best-ranked relevant paper of the top 10 marked favorite in {marked} queries, then removed from both rankings and the judgments"
+                )?;
+            } else {
+                for m in &metrics {
+                    writeln!(out, "{m:<12} {:.4}", full[m.as_str()].as_f64().unwrap_or(0.0))?;
+                }
             }
             writeln!(
                 out,

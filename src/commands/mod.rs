@@ -8,12 +8,15 @@ mod dupes;
 mod embed;
 mod eval;
 mod ingest;
+mod mark;
+mod marks;
 mod neighbors;
 mod paper;
 mod run;
 mod search;
 mod stats;
 mod synth;
+mod watch;
 
 use std::fmt;
 use std::io::Write;
@@ -59,8 +62,14 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
     };
     // Reject bad arguments before anything touches the disk.
     match &cli.command {
-        Command::Search(args) => search::validate(&args.search)?,
-        Command::Eval(args) => search::validate(&args.search)?,
+        Command::Search(args) => {
+            search::validate(&args.search)?;
+            marks::validate_feedback(&args.marks.tuning)?
+        }
+        Command::Eval(args) => {
+            search::validate(&args.search)?;
+            marks::validate_feedback(&args.feedback_tuning)?
+        }
         Command::Run(args) => search::validate(&args.search)?,
         _ => {}
     }
@@ -78,6 +87,10 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Gen(args) => synth::run(&args, out),
         Command::Bench(args) => bench::run(&args, out),
         Command::Embed(args) => embed::run(&args, db.path(), out),
+        Command::Mark(args) => mark::run(&args, db.path(), out),
+        Command::Unmark(args) => mark::run_unmark(&args, db.path(), out),
+        Command::Marks(args) => marks::run(&args, &open_for_reading(&db)?, out),
+        Command::Watch(args) => watch::run(&args, &db, out),
     }
 }
 

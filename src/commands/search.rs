@@ -3,9 +3,9 @@
 use std::io::Write;
 
 use super::UsageError;
-use crate::cli::{Format, SearchArgs, SearchOpts};
+use crate::cli::{Format, MarkedSearchOpts, SearchArgs, SearchOpts, Switch};
 use litindex::embed::SemanticIndex;
-use litindex::search::{Mode, search};
+use litindex::search::{Feedback, Hit, Mode, SearchRequest, search};
 use litindex::store::Store;
 
 /// Checks the arguments that clap cannot.
@@ -30,8 +30,40 @@ pub(super) fn load_semantic(opts: &SearchOpts, store: &Store) -> anyhow::Result<
     Ok(Some(SemanticIndex::open(store, opts.model_dir.as_deref(), opts.rerank > 0, &super::print_note)?))
 }
 
+/// The search `opts` ask for, with the index's marks as `marks` says
+/// (excluded papers always; favorites unless `--feedback off`).
+pub(super) fn marked_request(
+    opts: &SearchOpts,
+    marks: &MarkedSearchOpts,
+    query: &str,
+    limit: usize,
+    store: &Store,
+) -> anyhow::Result<SearchRequest> {
+    let mut request = opts.parsed_request(query, limit)?;
+    request.feedback = Feedback::from_marks(store, marks.feedback == Switch::On, marks.show_excluded)?;
+    request.feedback.params = marks.tuning.params();
+    Ok(request)
+}
+
+/// The title column: the title, and what the marks did to the hit.
+fn title_cell(h: &Hit, max: usize) -> String {
+    let mut s = truncate(&h.title, max);
+    if h.excluded {
+        s.push_str("  [excluded]");
+    }
+    if let Some(fb) = &h.feedback {
+        let hops = fb
+            .favorite_hops
+            .map_or(String::new(), |d| format!(", {d} hop{} from a favorite", if d == 1 { "" } else { "s" }));
+        if fb.expansion_score > 0.0 || !hops.is_empty() {
+            s.push_str(&format!("  [feedback: +{:.3} bm25{hops}]", fb.expansion_score));
+        }
+    }
+    s
+}
+
 pub fn run(args: &SearchArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result<()> {
-    let request = args.search.parsed_request(&args.query, args.limit)?;
+    let request = marked_request(&args.search, &args.marks, &args.query, args.limit, store)?;
     let params = request.params;
     let index = load_semantic(&args.search, store)?;
     let result = search(store, &request, index.as_ref())?;
@@ -71,7 +103,7 @@ pub fn run(args: &SearchArgs, store: &Store, out: &mut dyn Write) -> anyhow::Res
                         hop,
                         h.recency_score,
                         year,
-                        truncate(&h.title, 60)
+                        title_cell(h, 60)
                     )?;
                 } else {
                     writeln!(
@@ -84,7 +116,7 @@ pub fn run(args: &SearchArgs, store: &Store, out: &mut dyn Write) -> anyhow::Res
                         hop,
                         h.recency_score,
                         year,
-                        truncate(&h.title, 70)
+                        title_cell(h, 70)
                     )?;
                 }
             }
@@ -112,6 +144,20 @@ pub fn run(args: &SearchArgs, store: &Store, out: &mut dyn Write) -> anyhow::Res
                 w.graph,
                 w.recency
             )?;
+            if !request.feedback.favorites.is_empty() {
+                writeln!(
+                    out,
+                    "feedback from {} favorite{} (`marks --label favorite`): their {} best terms expand the query (β {}){}; --feedback off to search without",
+                    request.feedback.favorites.len(),
+                    if request.feedback.favorites.len() == 1 { "" } else { "s" },
+                    request.feedback.params.terms,
+                    request.feedback.params.beta,
+                    if request.feedback.params.seed { " and they seed the citation walk" } else { "" }
+                )?;
+            }
+            if result.excluded_hidden > 0 {
+                writeln!(out, "{} excluded papers not shown (--show-excluded shows them)", result.excluded_hidden)?;
+            }
         }
     }
     Ok(())

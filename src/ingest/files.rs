@@ -20,7 +20,7 @@ use crate::analyzer::Analyzer;
 use crate::bm25::Bm25;
 use crate::failpoint::failpoint_at;
 use crate::paper::{Item, PaperId};
-use crate::store::{Notes, create_index, create_new_index, explain, open_for_writing, write_transaction};
+use crate::store::{Carried, Notes, create_index, create_new_index, explain, open_for_writing, write_transaction};
 
 /// How many skipped records are listed by line.
 pub(crate) const LISTED_SKIPS: usize = 20;
@@ -87,11 +87,18 @@ pub fn ingest(db: &Path, inputs: &[Input], opts: &IngestOptions) -> anyhow::Resu
 }
 
 /// Builds a new index at `db` from `inputs`, replacing any index there only
-/// when the new one is complete.
+/// when the new one is complete. The marks and watches of the old index are
+/// carried into the new one (in its build transaction, before the rename).
 pub fn build(db: &Path, inputs: &[Input], opts: &IngestOptions) -> anyhow::Result<IngestSummary> {
     anyhow::ensure!(!inputs.is_empty(), "nothing to build from");
-    let mut summary = create_index(db, opts.analyzer, opts.bm25, |conn| ingest_into(conn, inputs, opts))
-        .map_err(|e| explain(e, db))?;
+    // The user's marks and watches go into the new file before its rename.
+    let carried = Carried::read(db)?;
+    let fill = |conn: &Connection| {
+        let summary = ingest_into(conn, inputs, opts)?;
+        carried.restore(conn)?;
+        Ok(summary)
+    };
+    let mut summary = create_index(db, opts.analyzer, opts.bm25, fill).map_err(|e| explain(e, db))?;
     summary.created = true;
     Ok(summary)
 }

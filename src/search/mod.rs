@@ -21,9 +21,12 @@
 //! * [`query`] and [`filter`]: the query language (`+word`, `-word`,
 //!   `"phrase"`, `author:`, `year:`, `venue:`, `id:`) and the [`Filter`] it
 //!   yields, which decides which papers are seeded, pooled and shown.
+//! * [`feedback`]: what the user's marks do (favorites expand the query and
+//!   seed the walk; excluded papers are not shown); its module doc has the formulas.
 //! * [`rank`]: the merge, [`graph_score`], [`recency_score`], the final
 //!   score, the [`Hit`]s and their [`snippet`]s; its module doc has the formulas.
 
+pub mod feedback;
 pub mod filter;
 pub mod first_stage;
 pub mod query;
@@ -32,6 +35,7 @@ pub mod request;
 
 pub(crate) use crate::candidate::positive;
 pub use crate::candidate::{Candidate, DocScores, top_k};
+pub use feedback::{Feedback, FeedbackParams, FeedbackPart};
 pub use filter::{Filter, YearRange};
 pub use first_stage::bm25_scores;
 pub use query::{ParsedQuery, QueryError, parse as parse_query};

@@ -14,7 +14,10 @@
 //! final_score   = w_bm25·bm25_norm + w_graph·graph_score + w_recency·recency_score
 //! ```
 //!
-//! ordered by `final_score` descending, ties by id. A semantic first stage
+//! ordered by `final_score` descending, ties by id. With favorites, the
+//! first stage scores `bm25 + β·expansion` and the favorites join the seeds
+//! of the walk ([`super::feedback`]); `bm25_score` and `bm25_norm` stay the
+//! query's own. Excluded papers are dropped here, before the count. A semantic first stage
 //! puts its `fused_score` in `bm25_norm`'s place ([`super::first_stage`]).
 //!
 //! Ranking needs only each merged paper's doc id and year, so a walk that
@@ -26,6 +29,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
+use super::feedback::{FeedbackPart, Prepared};
 use super::filter::Gate;
 use super::first_stage::{FirstStage, bm25_scores};
 use super::request::{GraphScore, Mode, SearchRequest};
@@ -63,6 +67,10 @@ pub struct Hit {
     pub snippet: String,
     /// Ids this paper cites.
     pub references: Vec<String>,
+    /// What the favorites contributed (`None` when the search had none).
+    pub feedback: Option<FeedbackPart>,
+    /// Marked `exclude` (shown only with `show_excluded`).
+    pub excluded: bool,
 }
 
 /// A ranked list with summary numbers over the whole merged set.
@@ -78,6 +86,10 @@ pub struct RetrievalResult {
     /// Highest `final_score` (0 when empty).
     pub top_score: f64,
     pub wall_time_ms: f64,
+    /// The favorites that fed the ranking (empty without feedback).
+    pub favorites: Vec<String>,
+    /// Excluded papers the merged set held and that were not shown.
+    pub excluded_hidden: usize,
     pub ranked: Vec<Hit>,
 }
 
@@ -112,6 +124,7 @@ struct Scored {
     recency_score: f64,
     final_score: f64,
     fused: f64,
+    excluded: bool,
 }
 
 /// [`super::search`] inside its read snapshot.
@@ -123,15 +136,19 @@ pub(super) fn search_in(
     let started = Instant::now();
     let params = &request.params;
     let meta = store.meta()?;
-    let scores = bm25_scores(store, &request.query)?;
+    let own = bm25_scores(store, &request.query)?;
+    let fb = Prepared::new(store, request, &own)?;
+    let expanded = fb.first_stage(&own);
+    let scores = expanded.as_ref().unwrap_or(&own);
     let depth = params.top_k.max(params.pool);
     let mut gate = Gate::new(store, &request.filter, meta.analyzer()?)?;
-    let first = FirstStage::run(store, request, &scores, semantic, depth, &mut gate)?;
+    let first = FirstStage::run(store, request, scores, semantic, depth, &mut gate)?;
     let dense = semantic.map(|s| &s.docs).filter(|_| first.mode != Mode::Bm25);
     let pool = &first.list;
     let seeds = &pool[..params.top_k.min(pool.len())];
     let seed_ids: Vec<String> = seeds.iter().map(|(id, _)| id.clone()).collect();
-    let reached = bfs(&StoreAdjacency(store), &seed_ids, params.hops, params.direction)?;
+    let mut reached = bfs(&StoreAdjacency(store), &seed_ids, params.hops, params.direction)?;
+    fb.join_walk(&mut reached);
 
     // Merge: seeds ∪ reached ids that are papers ∪ the first-stage pool, by
     // id; the doc ids and years of all of them come from one statement.
@@ -155,20 +172,29 @@ pub(super) fn search_in(
     let bm25_of = |doc: &i64| scores.get(doc).copied().unwrap_or(0.0);
     let cos_of = |doc: i64| dense.and_then(|d| d.score(doc, &first.query_vector)).map(f64::from);
     let first_of = |doc: i64| first.score(doc, bm25_of(&doc), cos_of(doc)).max(0.0);
-    let max_bm25 = merged.values().map(|(doc, _)| bm25_of(doc)).fold(0.0, f64::max);
-    let bm25_norm_of = |s: f64| if max_bm25 > 0.0 { s / max_bm25 } else { 0.0 };
+    let max_own = merged.values().map(|(doc, _)| own.get(doc).copied().unwrap_or(0.0)).fold(0.0, f64::max);
+    let bm25_norm_of = |s: f64| if max_own > 0.0 { s / max_own } else { 0.0 };
     let max_first = merged.values().map(|(doc, _)| first_of(*doc)).fold(0.0, f64::max);
     let norm = |s: f64| if max_first > 0.0 { s / max_first } else { 0.0 };
     let evidence = match params.graph_score {
         GraphScore::ByHops => None,
-        GraphScore::Weighted => Some(seed_evidence(store, seeds, norm, params.hops, params.direction, &merged)?),
+        GraphScore::Weighted => {
+            let seeds = fb.evidence_seeds(seeds, |id| merged.get(id).map(|&(doc, _)| doc), max_first);
+            Some(seed_evidence(store, &seeds, norm, params.hops, params.direction, &merged)?)
+        }
     };
     let w = params.weights;
     let semantic_mode = first.mode != Mode::Bm25;
     let mut scored = Vec::with_capacity(merged.len());
+    let mut excluded_hidden = 0;
     for (id, (doc, distance)) in merged {
+        let (excluded, dropped) = fb.exclusion(&id);
+        if dropped {
+            excluded_hidden += 1;
+            continue;
+        }
         let year = papers.get(&id).and_then(|&(_, year)| year);
-        let bm25_score = bm25_of(&doc);
+        let bm25_score = own.get(&doc).copied().unwrap_or(0.0);
         let bm25_norm = bm25_norm_of(bm25_score);
         let fused = norm(first_of(doc));
         let graph_score = match &evidence {
@@ -176,7 +202,7 @@ pub(super) fn search_in(
             Some(e) => e.get(&id).copied().unwrap_or(0.0),
         };
         let recency_score = recency_score(year, meta.min_year, meta.max_year);
-        let final_score = w.bm25 * fused + w.graph * graph_score + w.recency * recency_score;
+        let final_score = w.bm25 * fused + w.graph * graph_score + w.recency * recency_score + fb.closeness_bonus(&id);
         scored.push(Scored {
             id,
             doc,
@@ -188,6 +214,7 @@ pub(super) fn search_in(
             recency_score,
             final_score,
             fused,
+            excluded,
         });
     }
     scored.sort_by(|a, b| b.final_score.total_cmp(&a.final_score).then_with(|| a.id.cmp(&b.id)));
@@ -200,6 +227,7 @@ pub(super) fn search_in(
     for h in scored {
         let row = store.paper_by_doc(h.doc)?;
         ranked.push(Hit {
+            feedback: fb.part(&h.id, h.doc),
             references: store.linked(&h.id, Direction::References)?,
             id: h.id,
             title: row.title,
@@ -216,6 +244,7 @@ pub(super) fn search_in(
             fused_score: semantic_mode.then_some(h.fused),
             rerank_score: first.rerank.get(&h.doc).copied(),
             snippet: snippet(&row.abstract_, 3),
+            excluded: h.excluded,
         });
     }
     Ok(RetrievalResult {
@@ -225,6 +254,8 @@ pub(super) fn search_in(
         average_score,
         top_score,
         wall_time_ms: started.elapsed().as_secs_f64() * 1000.0,
+        favorites: request.feedback.favorites.clone(),
+        excluded_hidden,
         ranked,
     })
 }

@@ -9,6 +9,7 @@ use std::str::FromStr;
 use clap::ValueEnum;
 use serde::Serialize;
 
+use super::feedback::Feedback;
 use super::filter::Filter;
 use crate::graph::Direction;
 
@@ -243,6 +244,8 @@ pub struct SearchRequest {
     /// `query` is free text: [`super::query::parse`] splits a query in the
     /// query language into the two.
     pub filter: Filter,
+    /// The user's marks: favorites that feed the ranking, papers not to show.
+    pub feedback: Feedback,
 }
 
 impl SearchRequest {
@@ -254,6 +257,7 @@ impl SearchRequest {
             semantic: SemanticParams::default(),
             limit: None,
             filter: Filter::default(),
+            feedback: Feedback::default(),
         }
     }
 

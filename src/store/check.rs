@@ -157,6 +157,41 @@ const QUERIES: &[(&str, &str, &str, Render)] = &[
         "SELECT citing, cited, count(*) FROM edges GROUP BY citing, cited HAVING count(*) > 1 ORDER BY 1, 2",
         |r| format!("edge {} -> {} stored {} times", quoted(&r[0]), quoted(&r[1]), text(&r[2])),
     ),
+    (
+        "mark-label",
+        "every mark has a known label (favorite, exclude, to-read, read)",
+        "SELECT paper_id, label FROM marks WHERE label NOT IN ('favorite', 'exclude', 'to-read', 'read') ORDER BY 1",
+        |r| format!("mark of {} has the unknown label {}", quoted(&r[0]), quoted(&r[1])),
+    ),
+    (
+        "mark-contradiction",
+        "no paper is both a favorite and excluded",
+        "SELECT paper_id FROM marks WHERE label = 'favorite'
+         INTERSECT SELECT paper_id FROM marks WHERE label = 'exclude' ORDER BY 1",
+        |r| format!("paper {} is marked both favorite and exclude", quoted(&r[0])),
+    ),
+    (
+        "mark-tag",
+        "no tag is empty",
+        "SELECT paper_id FROM mark_tags WHERE trim(tag) = '' ORDER BY 1",
+        |r| format!("paper {} has an empty tag", quoted(&r[0])),
+    ),
+    (
+        "watch-seen",
+        "every watch_seen row belongs to a saved search",
+        "SELECT s.watch, s.paper_id FROM watch_seen AS s
+         WHERE NOT EXISTS (SELECT 1 FROM watches AS w WHERE w.name = s.watch) ORDER BY 1, 2",
+        |r| format!("watch_seen row {} of {}, which is not a saved search", quoted(&r[1]), quoted(&r[0])),
+    ),
+    (
+        "watch-flags",
+        "every saved search's flags are a JSON array of strings",
+        "SELECT name FROM watches
+         WHERE NOT (json_valid(flags) AND json_type(flags) = 'array' AND NOT EXISTS
+                    (SELECT 1 FROM json_each(CASE WHEN json_valid(flags) THEN flags ELSE '[]' END) WHERE type <> 'text'))
+         ORDER BY 1",
+        |r| format!("watch {} has flags that are not a JSON array of strings", quoted(&r[0])),
+    ),
 ];
 
 impl super::Store {

@@ -11,6 +11,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("002_vectors.sql", include_str!("../../migrations/002_vectors.sql")),
     ("003_performance.sql", include_str!("../../migrations/003_performance.sql")),
     ("004_venue.sql", include_str!("../../migrations/004_venue.sql")),
+    ("005_marks.sql", include_str!("../../migrations/005_marks.sql")),
 ];
 
 /// The schema version this binary writes and reads.

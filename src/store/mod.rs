@@ -26,10 +26,12 @@ mod explain;
 mod filter;
 pub mod fts5;
 mod graph;
+pub mod marks;
 mod migrate;
 mod read;
 mod summary;
 pub mod vectors;
+pub mod watches;
 pub mod write;
 pub mod writer;
 
@@ -39,9 +41,12 @@ pub(crate) use explain::explain;
 use explain::{Explained, sqlite_code};
 pub use filter::FilterRow;
 pub use graph::StoreAdjacency;
+pub(crate) use marks::Carried;
+pub use marks::{Label, MarkFilter, MarkedPaper, UserEdit, edit};
 pub use migrate::SCHEMA_VERSION;
 pub use read::{IndexMeta, PaperRow, Posting};
 pub use summary::{Counts, Merge};
+pub use watches::Watch;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

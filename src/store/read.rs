@@ -85,6 +85,15 @@ impl Store {
             .with_context(|| format!("{} has no index statistics; rebuild it with `litindex build`", self.path.display()))
     }
 
+    /// A term's document frequency, or `None` for an unknown term.
+    pub fn doc_freq(&self, term: &str) -> anyhow::Result<Option<u64>> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT df FROM terms WHERE term = ?1")?
+            .query_row([term], |r| r.get(0))
+            .optional()?)
+    }
+
     /// A term's document frequency and postings, or `None` for an unknown term.
     pub fn postings(&self, term: &str) -> anyhow::Result<Option<(u64, Vec<Posting>)>> {
         let Some((term_id, df)) = self
@@ -184,21 +193,30 @@ impl Store {
     /// any usual spelling (arXiv id with or without version or as a URL, DOI
     /// in any case or as a URL, `CorpusId:N`, OpenAlex `W…` or URL, S2 sha).
     pub fn resolve(&self, input: &str) -> anyhow::Result<Option<String>> {
-        let input = input.trim();
-        let normal = PaperId::parse(input).key();
-        for candidate in [input, normal.as_str()] {
-            if self.doc_of(candidate)?.is_some() {
-                return Ok(Some(candidate.to_string()));
-            }
-            let alias: Option<String> = self
-                .conn
-                .prepare_cached("SELECT paper_id FROM aliases WHERE alias = ?1")?
-                .query_row([candidate], |r| r.get(0))
-                .optional()?;
-            if let Some(id) = alias {
-                return Ok(Some(id));
-            }
-        }
-        Ok(None)
+        resolve_on(&self.conn, input)
     }
+}
+
+/// [`Store::resolve`] on any connection to an index (the marks' write path
+/// resolves inside its own transaction).
+pub(crate) fn resolve_on(conn: &rusqlite::Connection, input: &str) -> anyhow::Result<Option<String>> {
+    let input = input.trim();
+    let normal = PaperId::parse(input).key();
+    for candidate in [input, normal.as_str()] {
+        let paper: Option<String> = conn
+            .prepare_cached("SELECT id FROM papers WHERE id = ?1")?
+            .query_row([candidate], |r| r.get(0))
+            .optional()?;
+        if paper.is_some() {
+            return Ok(paper);
+        }
+        let alias: Option<String> = conn
+            .prepare_cached("SELECT paper_id FROM aliases WHERE alias = ?1")?
+            .query_row([candidate], |r| r.get(0))
+            .optional()?;
+        if alias.is_some() {
+            return Ok(alias);
+        }
+    }
+    Ok(None)
 }

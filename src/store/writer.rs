@@ -264,6 +264,7 @@ impl<'c> Writer<'c> {
             ] {
                 self.conn.prepare_cached(sql)?.execute(params![p, canonical])?;
             }
+            super::marks::follow_merge(self.conn, p, canonical)?;
         }
         if !self.bulk {
             self.dirty.extend(old.iter().cloned());

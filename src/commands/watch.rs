@@ -1,0 +1,139 @@
+//! `litindex watch`: saved searches, and what is new in them since their last check.
+//!
+//! `watch [NAME]` runs each saved search (or the one named) with the flags
+//! it was saved with and the index's marks, shows the hits that were not in
+//! its results at its previous check (papers new to the index, or papers that
+//! rose into the first `--limit`), and records this check's results. The
+//! first check of a saved search is its baseline: every hit is shown, flagged.
+
+use std::io::Write;
+
+use clap::Parser;
+use serde::Serialize;
+
+use super::{Db, UsageError, open_for_reading, print_note};
+use crate::cli::{Format, WatchAction, WatchArgs, WatchFlags};
+use litindex::search::{Hit, search};
+use litindex::store::{Store, Watch, edit};
+
+pub fn run(args: &WatchArgs, db: &Db, out: &mut dyn Write) -> anyhow::Result<()> {
+    match &args.action {
+        Some(WatchAction::Add { name, query, flags }) => add(name, query, flags, db, out),
+        Some(WatchAction::List { format }) => list(&open_for_reading(db)?, *format, out),
+        Some(WatchAction::Rm { name }) => {
+            if !edit(db.path(), &print_note, |e| e.remove_watch(name))? {
+                anyhow::bail!("no saved search named `{name}` in {} (see `litindex watch list`)", db.path().display());
+            }
+            writeln!(out, "removed saved search `{name}`")?;
+            Ok(())
+        }
+        None => check(args.name.as_deref(), args.format, db, out),
+    }
+}
+
+/// The flags of a saved search, parsed as `watch add` and each check read them.
+fn parse_flags(name: &str, flags: &[String]) -> Result<WatchFlags, UsageError> {
+    let parsed = WatchFlags::try_parse_from(flags).map_err(|e| {
+        let text = e.to_string();
+        let first = text.lines().next().unwrap_or_default().trim_start_matches("error: ");
+        UsageError(format!("saved search `{name}`: {first}"))
+    })?;
+    super::search::validate(&parsed.search)?;
+    super::marks::validate_feedback(&parsed.marks.tuning)?;
+    Ok(parsed)
+}
+
+fn add(name: &str, query: &str, flags: &[String], db: &Db, out: &mut dyn Write) -> anyhow::Result<()> {
+    if name.trim().is_empty() || name.starts_with('-') {
+        return Err(UsageError(format!("`{name}` cannot name a saved search")).into());
+    }
+    if query.trim().is_empty() {
+        return Err(UsageError("the query of a saved search cannot be empty".into()).into());
+    }
+    parse_flags(name, flags)?;
+    if let Db::Default = db {
+        open_for_reading(db)?; // builds ./litindex.db from the mock corpus when missing
+    }
+    if !edit(db.path(), &print_note, |e| e.add_watch(name, query, flags))? {
+        anyhow::bail!(
+            "a saved search named `{name}` exists in {} (`litindex watch rm {name}` first)",
+            db.path().display()
+        );
+    }
+    writeln!(out, "saved search `{name}`: {query}{}{}", if flags.is_empty() { "" } else { " " }, flags.join(" "))?;
+    writeln!(out, "run `litindex watch {name}` to record its baseline, and again later to see what is new")?;
+    Ok(())
+}
+
+fn list(store: &Store, format: Format, out: &mut dyn Write) -> anyhow::Result<()> {
+    let watches = store.watches()?;
+    match format {
+        Format::Json => super::write_json(out, &watches)?,
+        Format::Table => {
+            writeln!(out, "{:<16} {:<24} {:>5}  query [flags]", "name", "last checked", "seen")?;
+            for w in &watches {
+                let flags = if w.flags.is_empty() { String::new() } else { format!(" [{}]", w.flags.join(" ")) };
+                let last = w.last_checked.as_deref().unwrap_or("never");
+                writeln!(out, "{:<16} {:<24} {:>5}  {}{flags}", w.name, last, w.seen, w.query)?;
+            }
+            writeln!(out, "{} saved searches", watches.len())?;
+        }
+    }
+    Ok(())
+}
+
+/// One saved search's check.
+#[derive(Serialize)]
+struct Checked {
+    name: String,
+    query: String,
+    /// The first check: every hit is new, and becomes what later checks compare with.
+    baseline: bool,
+    /// Hits of this check (its `--limit` at most).
+    hits: usize,
+    /// The hits not in the previous check's results, best first.
+    new: Vec<Hit>,
+}
+
+fn check(name: Option<&str>, format: Format, db: &Db, out: &mut dyn Write) -> anyhow::Result<()> {
+    let store = open_for_reading(db)?;
+    let watches: Vec<Watch> = match name {
+        Some(n) => vec![store.watch(n)?.ok_or_else(|| {
+            anyhow::anyhow!("no saved search named `{n}` in {} (see `litindex watch list`)", db.path().display())
+        })?],
+        None => store.watches()?,
+    };
+    let mut checks = Vec::with_capacity(watches.len());
+    let mut records = Vec::with_capacity(watches.len());
+    for w in watches {
+        let flags = parse_flags(&w.name, &w.flags)?;
+        let request = super::search::marked_request(&flags.search, &flags.marks, &w.query, flags.limit, &store)?;
+        let index = super::search::load_semantic(&flags.search, &store)?;
+        let result = search(&store, &request, index.as_ref())?;
+        let seen = store.watch_seen(&w.name)?;
+        let ids: Vec<String> = result.ranked.iter().map(|h| h.id.clone()).collect();
+        let hits = result.ranked.len();
+        let new: Vec<Hit> = result.ranked.into_iter().filter(|h| !seen.contains(&h.id)).collect();
+        checks.push(Checked { baseline: w.last_checked.is_none(), name: w.name.clone(), query: w.query, hits, new });
+        records.push((w.name, ids));
+    }
+    drop(store);
+    edit(db.path(), &print_note, |e| records.iter().try_for_each(|(name, ids)| e.record_check(name, ids)))?;
+    match format {
+        Format::Json => super::write_json(out, &checks)?,
+        Format::Table => {
+            for c in &checks {
+                let why = if c.baseline { " (first check: the baseline, every hit is new)" } else { "" };
+                writeln!(out, "== {}: {}  ({} new of {} hits){why}", c.name, c.query, c.new.len(), c.hits)?;
+                for h in &c.new {
+                    let year = h.year.map_or("-".to_string(), |y| y.to_string());
+                    writeln!(out, "  {:<16} {:>4}  {}", h.id, year, super::search::truncate(&h.title, 70))?;
+                }
+            }
+            if checks.is_empty() {
+                writeln!(out, "no saved searches (`litindex watch add NAME QUERY [search flags]`)")?;
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,240 @@
+//! What the user's marks do to a search: favorites feed the ranking,
+//! excluded papers are not shown.
+//!
+//! **Favorites** (`Feedback::favorites`) are evidence twice:
+//!
+//! ```text
+//! expansion   the favorites' title and abstract, analyzed, give each term t
+//!             w(t) = Σ_f tf(t, f) / |f| · idf(t); the `terms` best terms (by w) make an
+//!             expansion query, each weighted w(t) / max w:
+//!             exp(p)   = Σ_t w(t) / max w · BM25(t, p)
+//!             first(p) = bm25(p) + β · exp(p) · max bm25 / max exp
+//!             (max over every paper scored; exp alone when the query matches nothing)
+//!             first(p) takes the place of the query's BM25 in the first stage, so
+//!             the seeds, the pool and the final score see it (Rocchio / RM3 style)
+//! seeds       the favorites join the walk's seeds: a paper's graph distance is
+//!             its distance from the nearest seed or favorite (by-hops), and in the
+//!             weighted graph score each favorite counts as a seed of full strength
+//! ```
+//!
+//! `Hit::feedback` says, per hit, how much the expansion added to its
+//! first-stage score (`expansion_score`, in BM25 units, before
+//! normalisation) and how far it is from the nearest favorite.
+//!
+//! **Excluded** papers (`Feedback::excluded`) are dropped where the ranked
+//! hits are selected: after scoring, before the count, averages and limit.
+//! The walk still passes through them. `show_excluded` keeps them, flagged
+//! (`Hit::excluded`).
+//!
+//! The parameters (`FeedbackParams::default`) were chosen on CACM's
+//! odd-numbered queries (docs/EVALUATION.md, "Feedback").
+
+use std::collections::{BTreeMap, HashSet};
+
+use serde::Serialize;
+
+use crate::bm25::query_terms;
+use crate::candidate::{Candidate, DocScores};
+use crate::graph::bfs;
+use crate::store::{Label, Store, StoreAdjacency};
+
+use super::request::SearchRequest;
+
+/// How favorites feed the ranking.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct FeedbackParams {
+    /// How many expansion terms the favorites give (0: no expansion).
+    pub terms: usize,
+    /// β: the expansion's weight against the query's own BM25.
+    pub beta: f64,
+    /// Whether the favorites seed the citation walk.
+    pub seed: bool,
+    /// γ: added to the final score times the by-hops graph score of the
+    /// distance from the nearest favorite (1 / 0.6 / 0.3 for 0 / 1 / 2 hops).
+    pub near: f64,
+}
+
+impl Default for FeedbackParams {
+    fn default() -> Self {
+        FeedbackParams { terms: 20, beta: 2.0, seed: true, near: 0.4 }
+    }
+}
+
+/// The user's marks as a search takes them.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Feedback {
+    /// Canonical ids of papers marked as useful.
+    pub favorites: Vec<String>,
+    /// Canonical ids never shown.
+    pub excluded: HashSet<String>,
+    /// Show the excluded papers anyway, flagged.
+    pub show_excluded: bool,
+    pub params: FeedbackParams,
+}
+
+impl Feedback {
+    /// The marks of the index: its favorites when `use_favorites`, its
+    /// excluded papers always.
+    pub fn from_marks(store: &Store, use_favorites: bool, show_excluded: bool) -> anyhow::Result<Feedback> {
+        Ok(Feedback {
+            favorites: if use_favorites { store.papers_labelled(Label::Favorite)? } else { Vec::new() },
+            excluded: store.excluded()?,
+            show_excluded,
+            params: FeedbackParams::default(),
+        })
+    }
+
+    /// Only favorites, with the default parameters (what `eval --feedback` simulates).
+    pub fn favorites(favorites: Vec<String>) -> Feedback {
+        Feedback { favorites, ..Feedback::default() }
+    }
+
+    /// Whether the ranking uses favorites at all.
+    pub fn active(&self) -> bool {
+        !self.favorites.is_empty()
+    }
+}
+
+/// What feedback contributed to one hit.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FeedbackPart {
+    /// β-weighted, rescaled expansion score added to the paper's BM25 (0 when
+    /// none of the expansion terms occurs in it).
+    pub expansion_score: f64,
+    /// Citation steps from the nearest favorite (`None`: not reached from one).
+    pub favorite_hops: Option<u32>,
+    /// γ · graph_score(favorite_hops), added to the final score.
+    pub closeness_bonus: f64,
+}
+
+/// A search's feedback, prepared: the expansion scores and the walk from the favorites.
+pub(super) struct Prepared<'r> {
+    feedback: &'r Feedback,
+    /// The expansion's addition to each paper's first-stage BM25.
+    added: DocScores,
+    /// Papers within the walk's reach of a favorite, by distance.
+    pub hops: BTreeMap<String, u32>,
+}
+
+impl<'r> Prepared<'r> {
+    /// Prepares `request`'s feedback; `own` is the query's BM25.
+    pub(super) fn new(store: &Store, request: &'r SearchRequest, own: &DocScores) -> anyhow::Result<Prepared<'r>> {
+        let feedback = &request.feedback;
+        let mut prepared = Prepared { feedback, added: DocScores::default(), hops: BTreeMap::new() };
+        if !feedback.active() {
+            return Ok(prepared);
+        }
+        let p = feedback.params;
+        if p.terms > 0 && p.beta > 0.0 {
+            let exp = expansion_scores(store, &feedback.favorites, p.terms)?;
+            let max_exp = exp.values().copied().fold(0.0, f64::max);
+            let max_own = own.values().copied().fold(0.0, f64::max);
+            if max_exp > 0.0 {
+                let scale = if max_own > 0.0 { p.beta * max_own / max_exp } else { 1.0 };
+                prepared.added = exp.into_iter().map(|(doc, s)| (doc, s * scale)).collect();
+            }
+        }
+        if p.seed {
+            let params = &request.params;
+            prepared.hops = bfs(&StoreAdjacency(store), &feedback.favorites, params.hops, params.direction)?;
+        }
+        Ok(prepared)
+    }
+
+    /// The first stage's BM25: the query's own plus the expansion.
+    pub(super) fn first_stage(&self, own: &DocScores) -> Option<DocScores> {
+        if self.added.is_empty() {
+            return None;
+        }
+        let mut scores = own.clone();
+        for (&doc, &s) in &self.added {
+            *scores.entry(doc).or_default() += s;
+        }
+        Some(scores)
+    }
+
+    /// Joins the walk from the favorites into the seeds' walk: each paper at its nearest distance.
+    pub(super) fn join_walk(&self, reached: &mut BTreeMap<String, u32>) {
+        for (id, &d) in &self.hops {
+            reached.entry(id.clone()).and_modify(|e| *e = (*e).min(d)).or_insert(d);
+        }
+    }
+
+    /// The seeds of the weighted graph score: `seeds` and the favorites the
+    /// merge holds, each favorite at `full` (the top first-stage score).
+    pub(super) fn evidence_seeds(
+        &self,
+        seeds: &[(String, Candidate)],
+        doc_of: impl Fn(&str) -> Option<i64>,
+        full: f64,
+    ) -> Vec<(String, Candidate)> {
+        let mut out = seeds.to_vec();
+        if self.feedback.params.seed {
+            for f in &self.feedback.favorites {
+                if let (false, Some(doc)) = (seeds.iter().any(|(id, _)| id == f), doc_of(f)) {
+                    out.push((f.clone(), Candidate { doc, score: full }));
+                }
+            }
+        }
+        out
+    }
+
+    /// `γ · graph_score(hops from the nearest favorite)`: the final score's feedback term.
+    pub(super) fn closeness_bonus(&self, id: &str) -> f64 {
+        let near = self.feedback.params.near;
+        if near == 0.0 { 0.0 } else { near * super::rank::graph_score(self.hops.get(id).copied()) }
+    }
+
+    /// Whether paper `id` is excluded, and whether it is to be dropped.
+    pub(super) fn exclusion(&self, id: &str) -> (bool, bool) {
+        let excluded = self.feedback.excluded.contains(id);
+        (excluded, excluded && !self.feedback.show_excluded)
+    }
+
+    /// What feedback contributed to paper `id` (doc id `doc`); `None` without favorites.
+    pub(super) fn part(&self, id: &str, doc: i64) -> Option<FeedbackPart> {
+        self.feedback.active().then(|| FeedbackPart {
+            expansion_score: self.added.get(&doc).copied().unwrap_or(0.0),
+            favorite_hops: self.hops.get(id).copied(),
+            closeness_bonus: self.closeness_bonus(id),
+        })
+    }
+}
+
+/// `exp(p)` of the module doc: the favorites' best `n` terms as a weighted BM25 query.
+fn expansion_scores(store: &Store, favorites: &[String], n: usize) -> anyhow::Result<DocScores> {
+    let meta = store.meta()?;
+    let analyzer = meta.analyzer()?;
+    let bm25 = meta.bm25();
+    let mut weights: BTreeMap<String, f64> = BTreeMap::new();
+    for id in favorites {
+        let Some(row) = store.paper(id)? else { continue };
+        let terms = query_terms(analyzer, &format!("{}\n{}", row.title, row.abstract_));
+        let len: u32 = terms.iter().map(|(_, c)| c).sum();
+        for (term, count) in terms {
+            *weights.entry(term).or_default() += f64::from(count) / f64::from(len.max(1));
+        }
+    }
+    let mut ranked = Vec::with_capacity(weights.len());
+    for (term, tf) in weights {
+        if let Some(df) = store.doc_freq(&term)? {
+            ranked.push((tf * crate::bm25::Bm25::idf(meta.num_docs, df), term));
+        }
+    }
+    ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    ranked.truncate(n);
+    let max = ranked.first().map_or(0.0, |(w, _)| *w);
+    let mut scores = DocScores::default();
+    if max <= 0.0 {
+        return Ok(scores);
+    }
+    for (w, term) in ranked {
+        if let Some((df, postings)) = store.postings(&term)? {
+            let weight = bm25.weight(meta.num_docs, meta.avgdl, df, 1);
+            for p in postings {
+                *scores.entry(p.doc).or_default() += w / max * weight.score(p.tf, p.doc_len);
+            }
+        }
+    }
+    Ok(scores)
+}
