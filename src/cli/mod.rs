@@ -2,8 +2,10 @@
 //! commands' arguments here, a larger group's in a file of its own
 //! (`search.rs`: the retrieval flags of `search`, `eval` and `run`).
 
+mod explore;
 mod search;
 
+pub use explore::*;
 pub use search::*;
 
 use std::path::PathBuf;
@@ -58,6 +60,12 @@ pub enum Command {
     Bench(BenchArgs),
     /// Embed every paper that has no vector yet for the model (for --mode dense and hybrid)
     Embed(EmbedArgs),
+    /// Papers like the given ones: co-citation, bibliographic coupling and text similarity
+    Related(RelatedArgs),
+    /// Ids the given papers (or the whole index) cite most that are not in the index
+    Gaps(GapsArgs),
+    /// Measure the evidence sentences on SciFact's rationales (Hit@1, Hit@3)
+    EvalEvidence(EvalEvidenceArgs),
 }
 
 /// Output formats.

@@ -7,9 +7,12 @@ mod check;
 mod dupes;
 mod embed;
 mod eval;
+mod eval_evidence;
+mod gaps;
 mod ingest;
 mod neighbors;
 mod paper;
+mod related;
 mod run;
 mod search;
 mod stats;
@@ -78,6 +81,9 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Gen(args) => synth::run(&args, out),
         Command::Bench(args) => bench::run(&args, out),
         Command::Embed(args) => embed::run(&args, db.path(), out),
+        Command::Related(args) => related::run(&args, &open_for_reading(&db)?, out),
+        Command::Gaps(args) => gaps::run(&args, &open_for_reading(&db)?, out),
+        Command::EvalEvidence(args) => eval_evidence::run(&args, &open_for_reading(&db)?, out),
     }
 }
 

@@ -27,7 +27,7 @@ pub mod request;
 
 pub(crate) use crate::candidate::positive;
 pub use crate::candidate::{Candidate, DocScores, top_k};
-pub use first_stage::bm25_scores;
+pub use first_stage::{bm25_scores, bm25_term_scores};
 pub use rank::{Hit, RetrievalResult, graph_score, recency_score, snippet};
 pub use request::{
     DEFAULT_DENSE_K, DEFAULT_HOPS, DEFAULT_LIMIT, DEFAULT_RERANK_WEIGHT, DEFAULT_TOP_K, Fusion, GraphScore,

@@ -23,6 +23,8 @@
 mod check;
 mod create;
 mod explain;
+mod explore;
+pub use explore::Shared;
 pub mod fts5;
 mod graph;
 mod migrate;
