@@ -4,8 +4,6 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use litindex::embed::MODEL_DIR_ENV;
-
 use super::Format;
 
 #[derive(Debug, Args)]
@@ -61,7 +59,8 @@ pub struct EvalEvidenceArgs {
     #[arg(long, value_name = "FILE")]
     pub sentences: PathBuf,
     /// A sentence-transformers model directory: add each sentence's cosine with the claim
-    #[arg(long, env = MODEL_DIR_ENV, value_name = "DIR")]
+    /// (only when given here: LITINDEX_MODEL_DIR is not read, so the default figures stay BM25's)
+    #[arg(long, value_name = "DIR")]
     pub model_dir: Option<PathBuf>,
     /// Weight of the sentence cosine (tuning)
     #[arg(long, hide = true)]

@@ -8,18 +8,26 @@
 //!
 //! ```text
 //! bm25(s)   = Σ over distinct query terms t in s of idf(t)·tf(t,s)·(k1 + 1)
-//!             / (tf(t,s) + k1·(1 − b + b·len(s)/avglen)),  k1 = 1.2, b = 0.75,
+//!             / (tf(t,s) + k1·(1 − b + b·len(s)/avglen)),
 //!             avglen = mean sentence length (english tokens) of the abstract
 //! idf(t)    = max over the query words w that give t of ln((N − df + 0.5)/(df + 0.5) + 1),
 //!             df = the index's document frequency of w's term(s) under the index analyzer
-//! score(s)  = bm25(s) + context·(bm25(s−1) + bm25(s+1))/2 + position·i/(n − 1)
+//! m         = max over the abstract's sentences of bm25
+//! score(s)  = bm25(s)/m + context·(bm25(s−1) + bm25(s+1))/(2m) + position·i/(n − 1)
+//!             + semantic·cos(s, query)                    (0 for a sentence with bm25 0
+//!                                                          unless cosines are given)
 //! ```
 //!
-//! (`i` the sentence's index, `n` the abstract's sentence count, defaults in
-//! [`EvidenceParams::default`], tuned on SciFact's train claims: see
-//! docs/EVALUATION.md). The best `max_sentences` sentences with a positive
-//! score are kept (the first sentences when none has one). Computed only for
-//! the hits a search prints.
+//! (`i` the sentence's index, `n` the abstract's sentence count.) The
+//! defaults ([`EvidenceParams::default`]: k1 0.6, b 0.3, context 0.2,
+//! position 0.5) were chosen on SciFact's *train* claims and measured on its
+//! dev claims (docs/EVALUATION.md). The position prior favours later
+//! sentences, where abstracts state their results. The sentence cosine
+//! ([`sentence_cosines`], weight [`SEMANTIC_WEIGHT`]) is used by
+//! `eval-evidence --model-dir` only: it embeds every sentence of an abstract
+//! at query time, too slow for a search's printed hits on the CPU. The best
+//! `max_sentences` sentences with a positive score are kept (the first
+//! sentences when none has one). Computed only for the hits a search prints.
 
 mod eval;
 mod sentences;
