@@ -22,6 +22,8 @@ pub mod bm25;
 pub mod candidate;
 pub mod embed;
 pub mod eval;
+pub mod evidence;
+pub mod explore;
 pub mod failpoint;
 pub(crate) mod fields;
 pub mod graph;

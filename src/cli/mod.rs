@@ -2,9 +2,11 @@
 //! commands' arguments here, a larger group's in a file of its own
 //! (`search.rs`: the retrieval flags of `search`, `eval` and `run`).
 
+mod explore;
 mod marks;
 mod search;
 
+pub use explore::*;
 pub use marks::*;
 pub use search::*;
 
@@ -68,6 +70,12 @@ pub enum Command {
     Marks(MarksArgs),
     /// Saved searches: `watch add NAME QUERY [flags]`, `watch list`, `watch rm NAME`; `watch [NAME]` shows what is new
     Watch(WatchArgs),
+    /// Papers like the given ones: co-citation, bibliographic coupling and text similarity
+    Related(RelatedArgs),
+    /// Ids the given papers (or the whole index) cite most that are not in the index
+    Gaps(GapsArgs),
+    /// Measure the evidence sentences on SciFact's rationales (Hit@1, Hit@3)
+    EvalEvidence(EvalEvidenceArgs),
 }
 
 /// Output formats.

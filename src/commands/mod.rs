@@ -7,11 +7,14 @@ mod check;
 mod dupes;
 mod embed;
 mod eval;
+mod eval_evidence;
+mod gaps;
 mod ingest;
 mod mark;
 mod marks;
 mod neighbors;
 mod paper;
+mod related;
 mod run;
 mod search;
 mod stats;
@@ -91,6 +94,9 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Unmark(args) => mark::run_unmark(&args, db.path(), out),
         Command::Marks(args) => marks::run(&args, &open_for_reading(&db)?, out),
         Command::Watch(args) => watch::run(&args, &db, out),
+        Command::Related(args) => related::run(&args, &open_for_reading(&db)?, out),
+        Command::Gaps(args) => gaps::run(&args, &open_for_reading(&db)?, out),
+        Command::EvalEvidence(args) => eval_evidence::run(&args, &open_for_reading(&db)?, out),
     }
 }
 

@@ -1,10 +1,11 @@
 //! `litindex search`: the ranked, explained list.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 
 use super::UsageError;
 use crate::cli::{Format, MarkedSearchOpts, SearchArgs, SearchOpts, Switch};
 use litindex::embed::SemanticIndex;
+use litindex::evidence::mark;
 use litindex::search::{Feedback, Hit, Mode, SearchRequest, search};
 use litindex::store::Store;
 
@@ -73,6 +74,7 @@ pub fn run(args: &SearchArgs, store: &Store, out: &mut dyn Write) -> anyhow::Res
             super::write_json(out, &result)?;
         }
         Format::Table => {
+            let bold = emphasis();
             if semantic_mode {
                 writeln!(
                     out,
@@ -119,6 +121,9 @@ pub fn run(args: &SearchArgs, store: &Store, out: &mut dyn Write) -> anyhow::Res
                         title_cell(h, 70)
                     )?;
                 }
+                if !h.snippet.is_empty() {
+                    writeln!(out, "      {}", mark(&h.snippet, &h.snippet_spans, bold.0, bold.1))?;
+                }
             }
             let w = params.weights;
             let (first, seed) = if semantic_mode {
@@ -161,6 +166,16 @@ pub fn run(args: &SearchArgs, store: &Store, out: &mut dyn Write) -> anyhow::Res
         }
     }
     Ok(())
+}
+
+/// How a snippet marks the query's words: bold on a terminal (unless
+/// `NO_COLOR` is set), `**word**` otherwise.
+pub(super) fn emphasis() -> (&'static str, &'static str) {
+    if std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none() {
+        ("\x1b[1m", "\x1b[0m")
+    } else {
+        ("**", "**")
+    }
 }
 
 /// Cuts `s` to at most `max` characters, marking the cut with `…`.

@@ -33,11 +33,17 @@ use crate::store::Store;
 
 /// BM25 scores of every paper that matches at least one query term, by doc id.
 pub fn bm25_scores(store: &Store, query: &str) -> anyhow::Result<DocScores> {
+    let analyzer = store.meta()?.analyzer()?;
+    bm25_term_scores(store, &query_terms(analyzer, query))
+}
+
+/// [`bm25_scores`] for terms already analysed, each with its query count
+/// (`related --method text` builds its query from a paper's top terms).
+pub fn bm25_term_scores(store: &Store, terms: &[(String, u32)]) -> anyhow::Result<DocScores> {
     let meta = store.meta()?;
-    let analyzer = meta.analyzer()?;
     let bm25 = meta.bm25();
     let mut scores = DocScores::default();
-    for (term, count) in query_terms(analyzer, query) {
+    for (term, count) in terms.iter().cloned() {
         if let Some((df, postings)) = store.postings(&term)? {
             if scores.capacity() < postings.len() {
                 scores.reserve(postings.len() - scores.len());

@@ -37,7 +37,7 @@ pub(crate) use crate::candidate::positive;
 pub use crate::candidate::{Candidate, DocScores, top_k};
 pub use feedback::{Feedback, FeedbackParams, FeedbackPart};
 pub use filter::{Filter, YearRange};
-pub use first_stage::bm25_scores;
+pub use first_stage::{bm25_scores, bm25_term_scores};
 pub use query::{ParsedQuery, QueryError, parse as parse_query};
 pub use rank::{Hit, RetrievalResult, graph_score, recency_score, snippet};
 pub use request::{

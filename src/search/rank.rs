@@ -22,7 +22,8 @@
 //!
 //! Ranking needs only each merged paper's doc id and year, so a walk that
 //! reaches thousands of papers reads their titles, abstracts and references
-//! only for the hits shown (the request's `limit`).
+//! only for the hits shown (the request's `limit`), and picks their
+//! evidence sentences ([`crate::evidence`]) only for them.
 
 use std::collections::{BTreeMap, HashMap};
 use std::time::Instant;
@@ -35,6 +36,7 @@ use super::first_stage::{FirstStage, bm25_scores};
 use super::request::{GraphScore, Mode, SearchRequest};
 use crate::candidate::Candidate;
 use crate::embed::SemanticIndex;
+use crate::evidence::{self, EvidenceParams, EvidenceQuery};
 use crate::graph::{Direction, bfs};
 use crate::store::{Store, StoreAdjacency};
 
@@ -63,8 +65,12 @@ pub struct Hit {
     pub fused_score: Option<f64>,
     /// Cosine of the paper's best-matching chunk with the query (`None` unless reranked).
     pub rerank_score: Option<f64>,
-    /// The first three sentences of the abstract.
+    /// The 1–3 sentences of the abstract that best answer the query, in
+    /// abstract order (` … ` between sentences that are not adjacent): see
+    /// [`crate::evidence`].
     pub snippet: String,
+    /// `[start, end)` byte spans of the query's words in `snippet`.
+    pub snippet_spans: Vec<[usize; 2]>,
     /// Ids this paper cites.
     pub references: Vec<String>,
     /// What the favorites contributed (`None` when the search had none).
@@ -224,8 +230,12 @@ pub(super) fn search_in(
         if hit_count == 0 { 0.0 } else { scored.iter().map(|h| h.final_score).sum::<f64>() / hit_count as f64 };
     scored.truncate(request.limit.unwrap_or(usize::MAX));
     let mut ranked = Vec::with_capacity(scored.len());
+    let evidence_query = if scored.is_empty() { None } else { Some(EvidenceQuery::new(store, &request.query)?) };
     for h in scored {
         let row = store.paper_by_doc(h.doc)?;
+        let snippet =
+            evidence_query.as_ref().map(|q| evidence::evidence(&row.abstract_, q, &EvidenceParams::default(), None));
+        let snippet = snippet.unwrap_or_default();
         ranked.push(Hit {
             feedback: fb.part(&h.id, h.doc),
             references: store.linked(&h.id, Direction::References)?,
@@ -243,7 +253,8 @@ pub(super) fn search_in(
             dense_score: if semantic_mode { cos_of(h.doc) } else { None },
             fused_score: semantic_mode.then_some(h.fused),
             rerank_score: first.rerank.get(&h.doc).copied(),
-            snippet: snippet(&row.abstract_, 3),
+            snippet: snippet.text,
+            snippet_spans: snippet.spans,
             excluded: h.excluded,
         });
     }

@@ -23,7 +23,9 @@
 mod check;
 mod create;
 mod explain;
+mod explore;
 mod filter;
+pub use explore::Shared;
 pub mod fts5;
 mod graph;
 pub mod marks;

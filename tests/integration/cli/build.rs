@@ -79,7 +79,9 @@ fn jsonl_build_unions_duplicate_records() {
     // Search finds JSONL text.
     let hits = json(&run_db(&db, &["search", "dense", "--format", "json", "--hops", "0"]));
     assert_eq!(hits["ranked"][0]["id"], "j2");
-    assert_eq!(hits["ranked"][0]["snippet"], "Beta studies dense graphs. It is short.");
+    // The snippet is the sentence that matches, with the query word's span.
+    assert_eq!(hits["ranked"][0]["snippet"], "Beta studies dense graphs.");
+    assert_eq!(hits["ranked"][0]["snippet_spans"], serde_json::json!([[13, 18]]));
 }
 
 #[test]

@@ -59,17 +59,28 @@ fn search_json_carries_every_field_and_consistent_scores() {
         assert!(!hit["title"].as_str().unwrap().is_empty());
     }
 
-    // Snippets are prefixes of the abstract and references match `paper`.
+    // Snippets are sentences of the abstract, in its order, with the query's
+    // words marked; references match `paper`.
     for hit in ranked.iter().take(5) {
         let id = hit["id"].as_str().unwrap();
         let p = paper(&db, id);
         let abstract_ = p["abstract"].as_str().unwrap();
         let snippet = hit["snippet"].as_str().unwrap();
         assert!(!snippet.is_empty(), "{id} has an empty snippet");
-        assert!(
-            abstract_.starts_with(snippet),
-            "snippet of {id} is not a prefix of its abstract:\n{snippet}\n{abstract_}"
-        );
+        let mut at = 0;
+        for piece in snippet.split(" … ") {
+            let found = abstract_[at..].find(piece);
+            assert!(
+                found.is_some(),
+                "snippet of {id} is not sentences of its abstract in order:\n{snippet}\n{abstract_}"
+            );
+            at += found.unwrap() + piece.len();
+        }
+        for span in hit["snippet_spans"].as_array().unwrap() {
+            let (s, e) = (span[0].as_u64().unwrap() as usize, span[1].as_u64().unwrap() as usize);
+            let word = snippet[s..e].to_lowercase();
+            assert!(["sparse", "attention"].contains(&word.as_str()), "{id}: span {s}..{e} marks `{word}`");
+        }
         assert_eq!(hit["references"], p["references"], "references of {id}");
         assert_eq!(hit["title"], p["title"], "title of {id}");
     }
@@ -86,7 +97,7 @@ fn search_json_carries_every_field_and_consistent_scores() {
 }
 
 #[test]
-fn search_table_has_a_header_and_one_row_per_hit() {
+fn search_table_has_a_header_and_one_row_and_snippet_per_hit() {
     let dir = tempfile::tempdir().unwrap();
     let db = build_mock(dir.path());
     let out = run_db(&db, &["search", "sparse attention", "--limit", "4"]);
@@ -96,12 +107,14 @@ fn search_table_has_a_header_and_one_row_per_hit() {
     let columns: Vec<&str> = header.split_whitespace().collect();
     assert_eq!(columns, ["rank", "id", "final", "bm25", "hop", "recency", "year", "title"], "header: {header}");
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 6, "header, 4 rows, summary:\n{text}");
-    let rows = &lines[1..5];
-    for (i, row) in rows.iter().enumerate() {
+    assert_eq!(lines.len(), 10, "header, 4 rows each with its snippet line, summary:\n{text}");
+    for i in 0..4 {
+        let (row, snippet) = (lines[1 + 2 * i], lines[2 + 2 * i]);
         assert!(row.split_whitespace().next() == Some(&(i + 1).to_string()), "rank column of row {i}: {row}");
+        // Not a terminal: the query's words are marked **like this**.
+        assert!(snippet.starts_with("      ") && snippet.contains("**"), "snippet line of row {i}: {snippet}");
     }
-    assert!(lines[5].contains("hits (showing 4)"), "summary line:\n{text}");
+    assert!(lines[9].contains("hits (showing 4)"), "summary line:\n{text}");
 }
 
 #[test]

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Reproduces the "Evidence sentences" and "Related papers" tables of
+# docs/EVALUATION.md: builds SciFact and CACM with the english analyzer, runs
+# `eval-evidence` on SciFact's train and dev claims, then
+# scripts/related_eval.py on CACM.
+# Usage: scripts/explore.sh [DATA_DIR] [WORK_DIR]   (defaults: ../shared/data, a temp dir)
+# LITINDEX_BIN=path uses that binary instead of building the release one.
+# With LITINDEX_MODEL_DIR set, also the rows with the sentence cosine (slow: it embeds every sentence).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+data=${1:-../shared/data}
+work=${2:-$(mktemp -d)}
+mkdir -p "$work"
+if [ -n "${LITINDEX_BIN:-}" ]; then bin=$LITINDEX_BIN; else cargo build --release --quiet; bin=target/release/litindex; fi
+sci="$work/scifact-english.db"
+cacm="$work/cacm-english.db"
+[ -f "$sci" ] || $bin --db "$sci" ingest -q --analyzer english "$data/scifact/corpus.jsonl.gz" >/dev/null
+[ -f "$cacm" ] || $bin --db "$cacm" ingest -q --analyzer english "$data/cacm/papers.jsonl" "$data/cacm/citations_directed.tsv" >/dev/null
+orig="$data/scifact/original_format"
+
+row() { # claims label flags...
+  local claims=$1 label=$2; shift 2
+  local json
+  json=$(env -u LITINDEX_MODEL_DIR $bin --db "$sci" eval-evidence --claims "$orig/claims_$claims.jsonl" \
+    --sentences "$orig/corpus_sentences.jsonl.gz" --format json "$@")
+  EV_JSON="$json" python3 - "$claims" "$label" "$*" <<'PY'
+import json, os, sys
+claims, label, flags = sys.argv[1:4]
+d = json.loads(os.environ["EV_JSON"])
+cmd = f"litindex --db scifact-english.db eval-evidence --claims claims_{claims}.jsonl --sentences corpus_sentences.jsonl.gz {flags}".strip()
+print(f"| {claims} | {label} | {d['n']} | {d['hit@1']:.4f} | {d['hit@3']:.4f} | `{cmd}` |")
+PY
+}
+
+echo "| claims | scorer | triples | Hit@1 | Hit@3 | command |"
+echo "|---|---|---|---|---|---|"
+for claims in train dev; do
+  row $claims "sentence BM25 (k1 1.2, b 0.75), no priors" --k1 1.2 --b 0.75 --context 0 --position 0
+  row $claims "sentence BM25 + context + position (the defaults)"
+done
+if [ -n "${LITINDEX_MODEL_DIR:-}" ]; then
+  for claims in dev; do
+    row $claims "the defaults + 0.5·sentence cosine (MiniLM)" --model-dir "$LITINDEX_MODEL_DIR"
+  done
+fi
+echo
+python3 scripts/related_eval.py "$bin" "$cacm" "$data/cacm"

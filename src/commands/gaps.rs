@@ -1,0 +1,39 @@
+//! `litindex gaps`: what the given papers (or the whole index) cite that the index lacks.
+
+use std::io::Write;
+
+use crate::cli::{Format, GapsArgs};
+use litindex::explore::gaps;
+use litindex::store::Store;
+
+pub fn run(args: &GapsArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result<()> {
+    let from = if args.all { None } else { Some(super::related::resolve_all(store, &args.from)?) };
+    let gaps = gaps(store, from.as_deref(), args.limit)?;
+    match args.format {
+        Format::Json => super::write_json(out, &gaps)?,
+        Format::Table => {
+            writeln!(out, "{:>4}  {:<28} {:<8} {:>9}  cited by", "rank", "missing id", "kind", "citations")?;
+            for (i, g) in gaps.iter().enumerate() {
+                let more = if g.cited_by as usize > g.cited_by_sample.len() { ", …" } else { "" };
+                writeln!(
+                    out,
+                    "{:>4}  {:<28} {:<8} {:>9}  {}{more}",
+                    i + 1,
+                    g.id,
+                    g.kind,
+                    g.cited_by,
+                    g.cited_by_sample.join(", ")
+                )?;
+                if !g.aliases.is_empty() {
+                    writeln!(out, "{:>6}also known as {}", "", g.aliases.join(", "))?;
+                }
+            }
+            let scope = match &from {
+                None => "the whole index".to_string(),
+                Some(ids) => format!("{} paper(s)", ids.len()),
+            };
+            writeln!(out, "{} missing id(s) cited by {scope}, most cited first", gaps.len())?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,85 @@
+//! `litindex related`: papers like the given ones, each result explained.
+
+use std::io::Write;
+
+use super::search::truncate;
+use clap::ValueEnum;
+
+use crate::cli::{Format, RelatedArgs, RelatedMethod};
+use litindex::explore::{Method, related};
+use litindex::store::Store;
+
+pub fn run(args: &RelatedArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result<()> {
+    let seeds = resolve_all(store, &args.ids)?;
+    let method = match args.method {
+        RelatedMethod::Cocitation => Method::Cocitation,
+        RelatedMethod::Coupling => Method::Coupling,
+        RelatedMethod::Both => Method::Both,
+        RelatedMethod::Text => Method::Text,
+    };
+    let result = related(store, &seeds, method, usize::try_from(args.limit).unwrap_or(usize::MAX))?;
+    match args.format {
+        Format::Json => super::write_json(out, &result)?,
+        Format::Table => {
+            writeln!(
+                out,
+                "{:>4}  {:<12} {:>6} {:>6} {:>6} {:>6} {:>4}  title / shared",
+                "rank", "id", "score", "cocit", "coupl", "text", "year"
+            )?;
+            for (i, r) in result.related.iter().enumerate() {
+                let year = r.year.map_or("-".to_string(), |y| y.to_string());
+                writeln!(
+                    out,
+                    "{:>4}  {:<12} {:>6.3} {:>6.3} {:>6.3} {:>6.3} {:>4}  {}",
+                    i + 1,
+                    r.id,
+                    r.score,
+                    r.cocitation,
+                    r.coupling,
+                    r.text_norm,
+                    year,
+                    truncate(&r.title, 60)
+                )?;
+                if r.shared_citers > 0 {
+                    writeln!(
+                        out,
+                        "{:>50}cited with it by {}: {}",
+                        "",
+                        r.shared_citers,
+                        r.shared_citers_sample.join(", ")
+                    )?;
+                }
+                if r.shared_references > 0 {
+                    let sample = r.shared_references_sample.join(", ");
+                    writeln!(out, "{:>50}both cite {}: {sample}", "", r.shared_references)?;
+                }
+            }
+            if !result.terms.is_empty() {
+                writeln!(out, "text query: {}", result.terms.join(" "))?;
+            }
+            writeln!(
+                out,
+                "{} related to {} (method {}); cocit/coupl = Salton's cosine, text = BM25 more-like-this / its max",
+                result.related.len(),
+                result.seeds.join(", "),
+                args.method.to_possible_value().map_or(String::new(), |v| v.get_name().to_string())
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// The canonical id of each paper the user named, in order, repeats dropped;
+/// an id the index does not hold is an error naming it.
+pub(super) fn resolve_all(store: &Store, ids: &[String]) -> anyhow::Result<Vec<String>> {
+    let mut out: Vec<String> = Vec::with_capacity(ids.len());
+    for input in ids {
+        let Some(id) = store.resolve(input)? else {
+            anyhow::bail!("unknown paper id `{input}` in {}", store.path().display());
+        };
+        if !out.contains(&id) {
+            out.push(id);
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,51 @@
+//! `gaps`: the ids the index's papers cite most that it does not hold
+//! (dangling edge targets), so the user can fetch them.
+//!
+//! For `from` papers (or every paper), each cited id that is not an indexed
+//! paper is counted once per citing paper; the most cited come first, ties
+//! by id. Each gap names a few of its citers and the kind of id it is
+//! (`doi`, `arxiv`, … as [`PaperId`] recognises it), and any alias the
+//! index stores for it.
+
+use serde::Serialize;
+
+use super::SAMPLE;
+use crate::paper::PaperId;
+use crate::store::Store;
+
+/// One id the index lacks.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Gap {
+    pub id: String,
+    /// What kind of id it is: arxiv, doi, corpusid, openalex, s2 or own.
+    pub kind: String,
+    /// How many of the given papers cite it.
+    pub cited_by: u64,
+    /// The first few of them, sorted.
+    pub cited_by_sample: Vec<String>,
+    /// Other spellings the index knows for it (`kind:alias`), if any.
+    pub aliases: Vec<String>,
+}
+
+/// The `limit` most cited missing ids, cited by `from` (canonical ids) or by any paper when `None`.
+pub fn gaps(store: &Store, from: Option<&[String]>, limit: u64) -> anyhow::Result<Vec<Gap>> {
+    store.snapshot(|| {
+        let mut out = Vec::new();
+        for (id, cited_by) in store.dangling_targets(from, limit)? {
+            let aliases = store
+                .aliases_of(&id)?
+                .into_iter()
+                .filter(|(alias, _)| *alias != id)
+                .map(|(alias, kind)| format!("{kind}:{alias}"))
+                .collect();
+            out.push(Gap {
+                kind: PaperId::parse(&id).kind().to_string(),
+                cited_by_sample: store.some_citers(&id, from, SAMPLE as u64)?,
+                cited_by,
+                aliases,
+                id,
+            });
+        }
+        Ok(out)
+    })
+}

@@ -1,0 +1,9 @@
+//! Exploring from papers: [`related`] (co-citation, bibliographic coupling,
+//! BM25 more-like-this) and [`gaps`] (what the index's papers cite but do
+//! not hold).
+
+mod gaps;
+mod related;
+
+pub use gaps::{Gap, gaps};
+pub use related::{Method, Related, RelatedResult, SAMPLE, more_like_this_terms, related};

@@ -1,0 +1,229 @@
+//! `related`: papers like a seed paper, or like a set of them taken as one.
+//!
+//! With `C(x)` the ids citing `x`, `R(x)` the ids `x` cites, and for a seed
+//! set `S`: `C(S) = ∪ C(s)`, `R(S) = ∪ R(s)`, Salton's cosine:
+//!
+//! ```text
+//! cocitation(c) = |C(S) ∩ C(c)| / sqrt(|C(S)|·|C(c)|)       (0 when either is empty)
+//! coupling(c)   = |R(S) ∩ R(c)| / sqrt(|R(S)|·|R(c)|)
+//! text(c)       = BM25 of c for the query made of the seeds' top TEXT_TERMS terms
+//!                 by tf·idf (tf over the seeds' titles and abstracts, idf the
+//!                 index's), each counted once; text_norm = text / max text
+//! both          = cocitation + coupling + text_norm
+//! ```
+//!
+//! Candidates are the indexed papers other than the seeds: for the graph
+//! methods the ones that share a neighbour with a seed (read outwards from
+//! the seeds through the `edges` indexes), for `text` the ones matching a
+//! term, for `both` the union; those scoring 0 are left out. Ties go by
+//! doc id (index order).
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+
+use serde::Serialize;
+
+use crate::analyzer::Analyzer;
+use crate::bm25::Bm25;
+use crate::search::bm25_term_scores;
+use crate::store::{Shared, Store};
+
+/// How many of the seeds' terms the more-like-this query takes.
+pub const TEXT_TERMS: usize = 25;
+/// How many shared ids a result lists.
+pub const SAMPLE: usize = 5;
+
+/// `related --method`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Method {
+    Cocitation,
+    Coupling,
+    Both,
+    Text,
+}
+
+impl Method {
+    fn uses_graph(self) -> bool {
+        self != Method::Text
+    }
+    fn uses_text(self) -> bool {
+        matches!(self, Method::Text | Method::Both)
+    }
+}
+
+/// One related paper, explained.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Related {
+    pub id: String,
+    pub title: String,
+    pub year: Option<i32>,
+    /// What the method ranks by (see the module's formulas).
+    pub score: f64,
+    pub cocitation: f64,
+    pub coupling: f64,
+    /// Papers citing both a seed and this one: how many, and the first few.
+    pub shared_citers: usize,
+    pub shared_citers_sample: Vec<String>,
+    /// Ids cited by both a seed and this one.
+    pub shared_references: usize,
+    pub shared_references_sample: Vec<String>,
+    /// The more-like-this BM25 score and that over its maximum (`text` and `both`).
+    pub text_score: f64,
+    pub text_norm: f64,
+}
+
+/// What `related` returns.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RelatedResult {
+    /// The seeds' canonical ids.
+    pub seeds: Vec<String>,
+    pub method: Method,
+    /// The more-like-this query's terms (empty for the graph methods).
+    pub terms: Vec<String>,
+    pub related: Vec<Related>,
+}
+
+/// A candidate's score parts, before its row is read.
+struct Row {
+    score: f64,
+    doc: i64,
+    cocitation: f64,
+    coupling: f64,
+    text_score: f64,
+}
+
+/// The neighbours one candidate shares with the seeds.
+#[derive(Default)]
+struct Sharing {
+    citers: BTreeSet<String>,
+    references: BTreeSet<String>,
+}
+
+/// Papers related to `seeds` (canonical ids of indexed papers), best first, at most `limit`.
+pub fn related(store: &Store, seeds: &[String], method: Method, limit: usize) -> anyhow::Result<RelatedResult> {
+    store.snapshot(|| related_in(store, seeds, method, limit))
+}
+
+fn related_in(store: &Store, seeds: &[String], method: Method, limit: usize) -> anyhow::Result<RelatedResult> {
+    let seed_set: HashSet<&String> = seeds.iter().collect();
+    let mut sharing: BTreeMap<String, Sharing> = BTreeMap::new();
+    let (mut seed_citers, mut seed_refs) = (0usize, 0usize);
+    if method.uses_graph() {
+        for shared in [Shared::Citers, Shared::References] {
+            let pairs = store.shared_neighbours(seeds, shared)?;
+            let sharers: HashSet<&String> = pairs.iter().map(|(_, s)| s).collect();
+            match shared {
+                Shared::Citers => seed_citers = sharers.len(),
+                Shared::References => seed_refs = sharers.len(),
+            }
+            for (other, sharer) in &pairs {
+                if seed_set.contains(other) {
+                    continue;
+                }
+                let entry = sharing.entry(other.clone()).or_default();
+                match shared {
+                    Shared::Citers => entry.citers.insert(sharer.clone()),
+                    Shared::References => entry.references.insert(sharer.clone()),
+                };
+            }
+        }
+    }
+    let (terms, text) = if method.uses_text() { text_scores(store, seeds)? } else { Default::default() };
+    let seed_docs: HashSet<i64> = store.docs_and_years(seeds)?.values().map(|&(doc, _)| doc).collect();
+    // The candidates by doc id: graph ones (indexed papers only) with their
+    // ids, text ones whose ids are read only if shown.
+    let mut candidates: BTreeMap<i64, Option<String>> = BTreeMap::new();
+    for (id, (doc, _)) in store.docs_and_years(sharing.keys())? {
+        candidates.insert(doc, Some(id));
+    }
+    for &doc in text.keys() {
+        candidates.entry(doc).or_insert(None);
+    }
+    candidates.retain(|doc, _| !seed_docs.contains(doc));
+    let max_text = candidates.keys().filter_map(|d| text.get(d)).copied().fold(0.0, f64::max);
+    let norm = |t: f64| if max_text > 0.0 { t / max_text } else { 0.0 };
+    let graph_ids: Vec<&String> = candidates.values().flatten().collect();
+    let citer_counts = store.degrees(&graph_ids, Shared::Citers)?;
+    let ref_counts = store.degrees(&graph_ids, Shared::References)?;
+    let cosine = |shared: usize, a: usize, b: Option<&u64>| match b {
+        Some(&b) if a > 0 && b > 0 => shared as f64 / ((a as f64) * (b as f64)).sqrt(),
+        _ => 0.0,
+    };
+    let empty = Sharing::default();
+    let mut scored: Vec<Row> = Vec::new();
+    for (&doc, id) in &candidates {
+        let s = id.as_ref().and_then(|id| sharing.get(id)).unwrap_or(&empty);
+        let key = id.as_deref().unwrap_or_default();
+        let cocitation = cosine(s.citers.len(), seed_citers, citer_counts.get(key));
+        let coupling = cosine(s.references.len(), seed_refs, ref_counts.get(key));
+        let text_score = text.get(&doc).copied().unwrap_or(0.0);
+        let score = match method {
+            Method::Cocitation => cocitation,
+            Method::Coupling => coupling,
+            Method::Text => norm(text_score),
+            Method::Both => cocitation + coupling + norm(text_score),
+        };
+        if score > 0.0 {
+            scored.push(Row { score, doc, cocitation, coupling, text_score });
+        }
+    }
+    scored.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.doc.cmp(&b.doc)));
+    scored.truncate(limit);
+    let mut related = Vec::with_capacity(scored.len());
+    for r in scored {
+        let row = store.paper_by_doc(r.doc)?;
+        let s = sharing.get(&row.id).unwrap_or(&empty);
+        related.push(Related {
+            id: row.id,
+            title: row.title,
+            year: row.year,
+            score: r.score,
+            cocitation: r.cocitation,
+            coupling: r.coupling,
+            shared_citers: s.citers.len(),
+            shared_citers_sample: s.citers.iter().take(SAMPLE).cloned().collect(),
+            shared_references: s.references.len(),
+            shared_references_sample: s.references.iter().take(SAMPLE).cloned().collect(),
+            text_score: r.text_score,
+            text_norm: norm(r.text_score),
+        });
+    }
+    Ok(RelatedResult { seeds: seeds.to_vec(), method, terms, related })
+}
+
+/// The more-like-this query's terms and every matching paper's BM25 for it.
+fn text_scores(store: &Store, seeds: &[String]) -> anyhow::Result<(Vec<String>, HashMap<i64, f64>)> {
+    let meta = store.meta()?;
+    let analyzer = meta.analyzer()?;
+    let mut text = String::new();
+    for id in seeds {
+        if let Some(p) = store.paper(id)? {
+            text.push_str(&crate::analyzer::indexed_text(&p.title, &p.abstract_));
+            text.push(' ');
+        }
+    }
+    let terms = more_like_this_terms(store, analyzer, &text, meta.num_docs)?;
+    let query: Vec<(String, u32)> = terms.iter().map(|t| (t.clone(), 1)).collect();
+    let scores = bm25_term_scores(store, &query)?;
+    Ok((terms, scores.into_iter().collect()))
+}
+
+/// The `TEXT_TERMS` terms of `text` with the highest tf·idf (idf from the
+/// index; terms the index lacks are left out), ties by term.
+pub fn more_like_this_terms(
+    store: &Store,
+    analyzer: Analyzer,
+    text: &str,
+    num_docs: u64,
+) -> anyhow::Result<Vec<String>> {
+    let mut tf: HashMap<String, u32> = HashMap::new();
+    for t in analyzer.tokenize(text) {
+        *tf.entry(t).or_default() += 1;
+    }
+    let all: Vec<String> = tf.keys().cloned().collect();
+    let df = store.doc_freqs(&all)?;
+    let mut weighted: Vec<(f64, String)> =
+        tf.into_iter().filter_map(|(t, f)| df.get(&t).map(|&d| (f as f64 * Bm25::idf(num_docs, d), t))).collect();
+    weighted.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    Ok(weighted.into_iter().take(TEXT_TERMS).map(|(_, t)| t).collect())
+}

@@ -1,0 +1,213 @@
+//! `related`: Salton's cosine of co-citation and coupling against a brute
+//! force on random graphs, and the explained fields of the real binary.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use litindex::bm25::Bm25;
+use litindex::explore::{Method, related};
+use proptest::prelude::*;
+use serde_json::Value;
+
+use crate::common::{Paper, build_papers, litindex, stderr, stdout};
+
+const NODES: usize = 14;
+
+fn node(i: usize) -> String {
+    format!("n{i:02}")
+}
+
+#[derive(Debug, Clone)]
+struct Graph {
+    papers: usize,
+    edges: Vec<(usize, usize)>,
+    seeds: Vec<usize>,
+}
+
+fn graph() -> impl Strategy<Value = Graph> {
+    (3usize..NODES, prop::collection::vec((0..NODES, 0..NODES), 0..70), prop::collection::vec(0..NODES, 1..4)).prop_map(
+        |(papers, edges, seeds)| {
+            let seeds = seeds.into_iter().map(|s| s % papers).collect();
+            Graph { papers, edges, seeds }
+        },
+    )
+}
+
+impl Graph {
+    /// The stored edges: an end must be a paper (edges come from paper
+    /// records), no self-loops, no repeats.
+    fn edges(&self) -> BTreeSet<(String, String)> {
+        self.edges
+            .iter()
+            .filter(|(a, b)| a != b && (*a < self.papers || *b < self.papers))
+            .map(|&(a, b)| (node(a), node(b)))
+            .collect()
+    }
+
+    fn papers(&self) -> Vec<Paper> {
+        let mut papers: Vec<Paper> =
+            (0..self.papers).map(|i| Paper { id: node(i), title: format!("paper {i}"), ..Paper::default() }).collect();
+        for &(a, b) in &self.edges {
+            if a < self.papers {
+                papers[a].references.push(node(b));
+            } else if b < self.papers {
+                papers[b].citations.push(node(a));
+            }
+        }
+        papers
+    }
+}
+
+/// Salton's cosine written out over the edge list: for every paper `c` not
+/// a seed, `|N(S) ∩ N(c)| / sqrt(|N(S)|·|N(c)|)` with `N` the citers
+/// (co-citation) or the references (coupling); only positive scores, with
+/// the shared ids.
+fn brute_force(g: &Graph, method: Method) -> BTreeMap<String, (f64, Vec<String>)> {
+    let edges = g.edges();
+    let neighbours = |x: &str| -> BTreeSet<String> {
+        edges
+            .iter()
+            .filter_map(|(a, b)| match method {
+                Method::Cocitation => (b == x).then(|| a.clone()),
+                _ => (a == x).then(|| b.clone()),
+            })
+            .collect()
+    };
+    let seeds: BTreeSet<String> = g.seeds.iter().map(|&s| node(s)).collect();
+    let of_seeds: BTreeSet<String> = seeds.iter().flat_map(|s| neighbours(s)).collect();
+    let mut out = BTreeMap::new();
+    for c in (0..g.papers).map(node).filter(|c| !seeds.contains(c)) {
+        let own = neighbours(&c);
+        let shared: Vec<String> = of_seeds.intersection(&own).cloned().collect();
+        if !shared.is_empty() {
+            let score = shared.len() as f64 / ((of_seeds.len() * own.len()) as f64).sqrt();
+            out.insert(c, (score, shared));
+        }
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// The stored computation (two hops out of the seeds through the edge
+    /// indexes) gives the brute force's scores and shared ids, best first.
+    #[test]
+    fn cocitation_and_coupling_equal_brute_force(g in graph()) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = build_papers(&dir.path().join("g.db"), &g.papers(), Bm25::default());
+        let mut seeds: Vec<String> = g.seeds.iter().map(|&s| node(s)).collect();
+        seeds.dedup();
+        for method in [Method::Cocitation, Method::Coupling] {
+            let expected = brute_force(&g, method);
+            let got = related(&store, &seeds, method, 1000).unwrap();
+            prop_assert_eq!(got.related.len(), expected.len(), "{:?}", method);
+            let mut previous = f64::INFINITY;
+            for r in &got.related {
+                let (score, shared) = &expected[&r.id];
+                prop_assert!((r.score - score).abs() < 1e-12, "{:?} {}: {} vs {}", method, r.id, r.score, score);
+                prop_assert!(r.score <= previous);
+                previous = r.score;
+                let (count, sample) = match method {
+                    Method::Cocitation => (r.shared_citers, &r.shared_citers_sample),
+                    _ => (r.shared_references, &r.shared_references_sample),
+                };
+                prop_assert_eq!(count, shared.len());
+                prop_assert_eq!(sample, &shared.iter().take(5).cloned().collect::<Vec<_>>());
+            }
+        }
+    }
+}
+
+fn paper(id: &str, title: &str, abstract_: &str, references: &[&str]) -> Paper {
+    Paper {
+        id: id.into(),
+        title: title.into(),
+        abstract_: abstract_.into(),
+        references: references.iter().map(|r| r.to_string()).collect(),
+        ..Paper::default()
+    }
+}
+
+/// A seed with an arXiv id, two papers cited with it, one citing what it cites.
+fn small_index(dir: &std::path::Path) -> std::path::PathBuf {
+    let papers = [
+        paper("2101.00001", "Sparse attention for long documents", "Sparse attention scales.", &["r1", "r2"]),
+        paper("t", "Attention with sparse patterns", "Sparse attention patterns.", &[]),
+        paper("u", "Unrelated graph theory", "Graphs and colourings.", &["r2"]),
+        paper("v", "Another survey", "A survey of surveys.", &["r1", "r2"]),
+        paper("c1", "Citer one", "", &["2101.00001", "t", "u"]),
+        paper("c2", "Citer two", "", &["2101.00001", "t"]),
+    ];
+    let path = dir.join("small.db");
+    build_papers(&path, &papers, Bm25::default());
+    path
+}
+
+fn related_json(db: &std::path::Path, args: &[&str]) -> Value {
+    let out = litindex().arg("--db").arg(db).arg("related").args(args).args(["--format", "json"]).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    serde_json::from_str(&stdout(&out)).unwrap()
+}
+
+fn by_id(v: &Value) -> BTreeMap<String, Value> {
+    v["related"].as_array().unwrap().iter().map(|r| (r["id"].as_str().unwrap().to_string(), r.clone())).collect()
+}
+
+#[test]
+fn related_explains_shared_citers_references_and_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = small_index(dir.path());
+    // The seed named by another spelling of its arXiv id.
+    let v = related_json(&db, &["arXiv:2101.00001v2", "--method", "cocitation"]);
+    assert_eq!(v["seeds"], serde_json::json!(["2101.00001"]));
+    let r = by_id(&v);
+    assert_eq!(r.keys().collect::<Vec<_>>(), ["t", "u"]);
+    assert_eq!(v["related"][0]["id"], "t", "t is cited with the seed by both citers");
+    assert!((r["t"]["cocitation"].as_f64().unwrap() - 1.0).abs() < 1e-12);
+    assert!((r["u"]["cocitation"].as_f64().unwrap() - 0.5f64.sqrt()).abs() < 1e-12);
+    assert_eq!(r["t"]["shared_citers"], 2);
+    assert_eq!(r["t"]["shared_citers_sample"], serde_json::json!(["c1", "c2"]));
+
+    let v = related_json(&db, &["2101.00001", "--method", "coupling"]);
+    let r = by_id(&v);
+    assert_eq!(v["related"][0]["id"], "v");
+    assert!((r["v"]["coupling"].as_f64().unwrap() - 1.0).abs() < 1e-12);
+    assert!((r["u"]["coupling"].as_f64().unwrap() - 0.5f64.sqrt()).abs() < 1e-12);
+    assert_eq!(r["u"]["shared_references_sample"], serde_json::json!(["r2"]));
+
+    // Text: t shares "sparse attention"; its score is its BM25 over the max.
+    let v = related_json(&db, &["2101.00001", "--method", "text"]);
+    assert_eq!(v["related"][0]["id"], "t");
+    assert_eq!(v["related"][0]["text_norm"], 1.0);
+    assert!(v["terms"].as_array().unwrap().iter().any(|t| t == "sparse"));
+
+    // Both: the sum of the three parts, and t first.
+    let v = related_json(&db, &["2101.00001"]);
+    assert_eq!(v["method"], "both");
+    for r in v["related"].as_array().unwrap() {
+        let parts = ["cocitation", "coupling", "text_norm"].map(|k| r[k].as_f64().unwrap()).iter().sum::<f64>();
+        assert!((r["score"].as_f64().unwrap() - parts).abs() < 1e-12, "{r}");
+    }
+    assert_eq!(v["related"][0]["id"], "t");
+    assert_eq!(related_json(&db, &["2101.00001", "--limit", "1"])["related"].as_array().unwrap().len(), 1);
+
+    // The table explains the same.
+    let out = litindex().arg("--db").arg(&db).args(["related", "2101.00001"]).output().unwrap();
+    let table = stdout(&out);
+    assert!(table.contains("cited with it by 2: c1, c2"), "{table}");
+    assert!(table.contains("both cite 2: r1, r2"), "{table}");
+}
+
+#[test]
+fn related_rejects_unknown_ids_and_bad_limits() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = small_index(dir.path());
+    let out = litindex().arg("--db").arg(&db).args(["related", "t", "nosuch"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("unknown paper id `nosuch`"), "{}", stderr(&out));
+    for bad in [["--limit", "0"], ["--method", "magic"]] {
+        let out = litindex().arg("--db").arg(&db).args(["related", "t"]).args(bad).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{bad:?}: {}", stderr(&out));
+        assert_eq!(stderr(&out).trim().lines().count(), 1, "{}", stderr(&out));
+    }
+}
