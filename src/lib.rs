@@ -23,6 +23,7 @@ pub mod candidate;
 pub mod embed;
 pub mod eval;
 pub mod failpoint;
+pub mod fetch;
 pub(crate) mod fields;
 pub mod graph;
 pub mod ingest;

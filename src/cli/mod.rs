@@ -2,8 +2,10 @@
 //! commands' arguments here, a larger group's in a file of its own
 //! (`search.rs`: the retrieval flags of `search`, `eval` and `run`).
 
+mod fetch;
 mod search;
 
+pub use fetch::*;
 pub use search::*;
 
 use std::path::PathBuf;
@@ -58,6 +60,8 @@ pub enum Command {
     Bench(BenchArgs),
     /// Embed every paper that has no vector yet for the model (for --mode dense and hybrid)
     Embed(EmbedArgs),
+    /// Fetch papers from OpenAlex, Semantic Scholar and arXiv into the index (cached, resumable)
+    Fetch(FetchArgs),
 }
 
 /// Output formats.

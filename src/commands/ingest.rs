@@ -28,6 +28,7 @@ pub fn run(args: &IngestArgs, db: &Path, out: &mut dyn Write) -> anyhow::Result<
             bm25,
             progress,
             notes: Some(&super::print_note),
+            ..IngestOptions::default()
         };
         ingest(db, &inputs, &opts)
     })?;

@@ -7,6 +7,7 @@ mod check;
 mod dupes;
 mod embed;
 mod eval;
+mod fetch;
 mod ingest;
 mod neighbors;
 mod paper;
@@ -78,6 +79,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Gen(args) => synth::run(&args, out),
         Command::Bench(args) => bench::run(&args, out),
         Command::Embed(args) => embed::run(&args, db.path(), out),
+        Command::Fetch(args) => fetch::run(&args, db.path(), out),
     }
 }
 

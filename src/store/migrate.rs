@@ -10,6 +10,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("001_init.sql", include_str!("../../migrations/001_init.sql")),
     ("002_vectors.sql", include_str!("../../migrations/002_vectors.sql")),
     ("003_performance.sql", include_str!("../../migrations/003_performance.sql")),
+    ("004_fetch.sql", include_str!("../../migrations/004_fetch.sql")),
 ];
 
 /// The schema version this binary writes and reads.
@@ -65,6 +66,7 @@ mod tests {
             "embed_models",
             "vectors",
             "chunk_vectors",
+            "fetch_responses",
         ] {
             let n: i64 = conn
                 .query_row("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?1", [table], |r| {

@@ -23,6 +23,7 @@
 mod check;
 mod create;
 mod explain;
+pub mod fetch;
 pub mod fts5;
 mod graph;
 mod migrate;
