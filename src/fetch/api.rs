@@ -143,20 +143,28 @@ fn s2_page(v: &Value) -> Option<Page> {
     Some(Page { entries: entries.len(), next, found })
 }
 
-/// Counts `<entry` elements and reads `totalResults`; `None` unless it looks like a feed.
+/// Counts `entry` elements and reads `totalResults` (any namespace
+/// prefix); `None` unless it looks like a feed. The ingest's Atom reader
+/// reads the entries themselves.
 fn arxiv_page(body: &[u8]) -> Option<Page> {
     let text = std::str::from_utf8(body).ok()?;
-    if !text.contains("<feed") {
-        return None;
+    let (mut feed, mut entries, mut next) = (false, 0, None);
+    for (i, _) in text.match_indices('<') {
+        let rest = &text[i + 1..];
+        let name_len = rest.find(|c: char| c.is_whitespace() || c == '>' || c == '/').unwrap_or(rest.len());
+        let local = rest[..name_len].rsplit(':').next().unwrap_or("");
+        match local {
+            "feed" => feed = true,
+            "entry" => entries += 1,
+            "totalResults" if next.is_none() => {
+                let open = rest.find('>')? + 1;
+                let close = rest[open..].find('<')? + open;
+                next = Some(rest[open..close].trim().to_string());
+            }
+            _ => {}
+        }
     }
-    let entries = text.matches("<entry>").count() + text.matches("<entry ").count();
-    let next = text.find("totalResults").and_then(|i| {
-        let rest = &text[i..];
-        let start = rest.find('>')? + 1;
-        let end = rest[start..].find('<')? + start;
-        Some(rest[start..end].trim().to_string())
-    });
-    Some(Page { entries, next, found: Vec::new() })
+    feed.then_some(Page { entries, next, found: Vec::new() })
 }
 
 /// Percent-encodes a query value (RFC 3986 unreserved characters kept).
@@ -196,9 +204,9 @@ mod tests {
             .unwrap();
         assert_eq!((page.entries, page.found[0].refs.clone()), (2, vec!["z".to_string()]));
         let ax = Request::get(Api::Arxiv, "u".into(), Format::ArxivAtom);
-        let feed = br#"<feed xmlns="http://www.w3.org/2005/Atom"><opensearch:totalResults xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/">7</opensearch:totalResults><entry><id>x</id></entry></feed>"#;
+        let feed = br#"<feed xmlns="http://www.w3.org/2005/Atom"><opensearch:totalResults xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/">7</opensearch:totalResults><entry><id>x</id></entry><a:entry xmlns:a="http://www.w3.org/2005/Atom"/></feed>"#;
         let page = read_page(&ax, feed).unwrap();
-        assert_eq!((page.entries, page.next.as_deref()), (1, Some("7")));
+        assert_eq!((page.entries, page.next.as_deref()), (2, Some("7")));
         let err = read_page(&oa, b"{\"results\": [").unwrap_err().to_string();
         assert!(err.contains("malformed JSON") && err.contains("GET u"), "{err}");
     }

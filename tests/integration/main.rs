@@ -16,6 +16,7 @@ mod cli;
 mod common;
 mod eval;
 mod failpoints;
+mod fetch;
 mod hostile;
 mod ingest;
 mod one_path;

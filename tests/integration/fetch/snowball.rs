@@ -1,0 +1,86 @@
+//! Snowballing, and the rate limiter's spacing as the server saw it.
+
+use std::time::Duration;
+
+use super::*;
+
+/// W1 cites W2; W2 cites W3 and W1; W3 cites W1 (a cycle back to the seed).
+fn cycle(hit: &Hit) -> Reply {
+    let work = |w: &str| {
+        let refs: &[&str] = match w {
+            "W1" => &["W2"],
+            "W2" => &["W3", "W1"],
+            _ => &["W1"],
+        };
+        openalex_work(w, &format!("Sparse routing work {w}"), None, refs)
+    };
+    match (hit.param("search"), hit.param("filter").as_deref()) {
+        (Some(_), _) => Reply::ok(openalex_page(vec![work("W1")], None)),
+        (None, Some(f)) if f.starts_with("openalex:") => {
+            let works = f["openalex:".len()..].split('|').map(work).collect();
+            Reply::ok(openalex_page(works, None))
+        }
+        _ => Reply::status(404, "{}"),
+    }
+}
+
+#[test]
+fn references_to_depth_2_through_a_cycle_ask_for_each_paper_once() {
+    let api = MockApi::start(cycle);
+    let dir = tempfile::tempdir().unwrap();
+    let out = ok(&run_fetch(dir.path(), &api, &["--openalex", "q", "--expand", "references", "--depth", "2"]));
+    let filters: Vec<Option<String>> = api.hits().iter().map(|h| h.param("filter")).collect();
+    assert_eq!(filters, [None, Some("openalex:W2".into()), Some("openalex:W3".into())], "W1 is never asked for again");
+    assert!(out.contains("papers found per hop: 1, 1, 1"), "{out}");
+    let s = stats(dir.path());
+    assert_eq!((s["papers"].as_u64(), s["edges"].as_u64()), (Some(3), Some(4)), "{s}");
+
+    let dir1 = tempfile::tempdir().unwrap();
+    ok(&run_fetch(dir1.path(), &api, &["--openalex", "q", "--expand", "references"]));
+    assert_eq!(stats(dir1.path())["papers"], 2, "depth 1 stops after W2");
+}
+
+#[test]
+fn citations_of_a_semantic_scholar_paper_come_from_its_citations_page() {
+    let (p, q) = (sha('a'), sha('b'));
+    let (p2, q2) = (p.clone(), q.clone());
+    let api = MockApi::start(move |hit| {
+        if hit.path() == "/graph/v1/paper/batch" {
+            Reply::ok(Value::Array(vec![s2_paper(&p2, 1, "Sparse routing seed", None), Value::Null]).to_string())
+        } else if hit.path() == format!("/graph/v1/paper/{p2}/citations") {
+            Reply::ok(
+                serde_json::json!({"offset": 0, "data": [{"citingPaper": s2_paper(&q2, 2, "A citing paper", None)}]})
+                    .to_string(),
+            )
+        } else {
+            Reply::ok(serde_json::json!({"offset": 0, "data": []}).to_string())
+        }
+    });
+    let dir = tempfile::tempdir().unwrap();
+    ok(&run_fetch(dir.path(), &api, &["CorpusId:1", "CorpusId:999", "--expand", "citations", "--depth", "2"]));
+    let paths: Vec<String> = api.hits().iter().map(|h| h.path().to_string()).collect();
+    assert_eq!(
+        paths,
+        [
+            "/graph/v1/paper/batch".to_string(),
+            format!("/graph/v1/paper/{p}/citations"),
+            format!("/graph/v1/paper/{q}/citations"),
+        ]
+    );
+    let s = stats(dir.path());
+    assert_eq!((s["papers"].as_u64(), s["edges"].as_u64()), (Some(2), Some(1)), "{s}");
+    let o =
+        litindex().arg("--db").arg(db(dir.path())).args(["paper", "CorpusId:1", "--format", "json"]).output().unwrap();
+    assert!(stdout(&o).contains("CorpusId:2"), "the citation edge is stored: {}", stdout(&o));
+}
+
+#[test]
+fn the_rate_limiter_spaces_requests_to_one_api() {
+    let api = MockApi::start(three_pages);
+    let dir = tempfile::tempdir().unwrap();
+    ok(&run_fetch(dir.path(), &api, &["--openalex", "q", "--min-interval-ms", "300"]));
+    let g = gaps(&api.hits());
+    assert_eq!(g.len(), 2);
+    // Measured where the requests arrive; a little slack for the clock.
+    assert!(g.iter().all(|d| *d >= Duration::from_millis(290)), "at least 300 ms apart: {g:?}");
+}
