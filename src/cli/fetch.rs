@@ -4,10 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use litindex::analyzer::Analyzer;
-use litindex::bm25::{DEFAULT_B, DEFAULT_K1};
-
-use super::named;
+use super::NewIndexArgs;
 
 /// Which links `--expand` follows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -88,15 +85,8 @@ pub struct FetchArgs {
     /// No progress bar
     #[arg(long, short)]
     pub quiet: bool,
-    /// Text analyzer, when this fetch creates the index
-    #[arg(long, default_value = "plain", value_parser = named::<Analyzer>("analyzer"))]
-    pub analyzer: Analyzer,
-    /// BM25 k1, when this fetch creates the index
-    #[arg(long, default_value_t = DEFAULT_K1)]
-    pub k1: f64,
-    /// BM25 b, when this fetch creates the index
-    #[arg(long, default_value_t = DEFAULT_B)]
-    pub b: f64,
+    #[command(flatten)]
+    pub index: NewIndexArgs,
 }
 
 fn positive_secs(s: &str) -> Result<f64, String> {

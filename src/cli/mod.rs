@@ -116,13 +116,20 @@ pub struct IngestArgs {
     /// No progress bar
     #[arg(long, short)]
     pub quiet: bool,
-    /// Text analyzer, when this ingest creates the index
+    #[command(flatten)]
+    pub index: NewIndexArgs,
+}
+
+/// The settings of an index that `ingest` or `fetch` creates (ignored when it exists).
+#[derive(Debug, Args)]
+pub struct NewIndexArgs {
+    /// Text analyzer, when this command creates the index
     #[arg(long, default_value = "plain", value_parser = named::<Analyzer>("analyzer"))]
     pub analyzer: Analyzer,
-    /// BM25 k1, when this ingest creates the index
+    /// BM25 k1, when this command creates the index
     #[arg(long, default_value_t = DEFAULT_K1)]
     pub k1: f64,
-    /// BM25 b, when this ingest creates the index
+    /// BM25 b, when this command creates the index
     #[arg(long, default_value_t = DEFAULT_B)]
     pub b: f64,
 }

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 
 use super::UsageError;
-use super::ingest::progress_bar;
+use super::ingest::{progress_bar, report_counts};
 use crate::cli::{ExpandChoice, FetchArgs};
 use litindex::bm25::Bm25;
 use litindex::fetch::{Bases, Expand, FetchOptions, FetchPlan, FetchProgress, FetchSummary, dry_run, fetch};
@@ -16,7 +16,7 @@ use litindex::paper::PaperId;
 use litindex::store::Store;
 
 pub fn run(args: &FetchArgs, db: &Path, out: &mut dyn Write) -> anyhow::Result<()> {
-    let bm25 = Bm25::new(args.k1, args.b).map_err(|e| UsageError(e.to_string()))?;
+    let bm25 = Bm25::new(args.index.k1, args.index.b).map_err(|e| UsageError(e.to_string()))?;
     let plan = plan(args)?;
     let mut opts = FetchOptions {
         bases: Bases {
@@ -31,7 +31,7 @@ pub fn run(args: &FetchArgs, db: &Path, out: &mut dyn Write) -> anyhow::Result<(
         retries: args.retries,
         backoff: Duration::from_millis(args.backoff_ms),
         refresh: args.refresh,
-        analyzer: args.analyzer,
+        analyzer: args.index.analyzer,
         bm25,
         progress: None,
         notes: Some(&super::print_note),
@@ -138,13 +138,11 @@ fn base(url: &str, flag: &str) -> anyhow::Result<String> {
 }
 
 fn print_summary(s: &FetchSummary, db: &Path, secs: f64, out: &mut dyn Write) -> anyhow::Result<()> {
-    let r = &s.report;
     let papers = Store::open(db).and_then(|st| st.meta()).map(|m| m.num_docs).unwrap_or(0);
     let hops: Vec<String> = s.found_per_hop.iter().map(u64::to_string).collect();
     writeln!(
         out,
-        "fetched into {}{}: {} pages ({} from the cache), {} requests ({} retries, {:.1} s waiting); {} records: \
-         {} added, {} updated, {} merged, {} repeated, {} unchanged, {} without id; {} links ({} new); \
+        "fetched into {}{}: {} pages ({} from the cache), {} requests ({} retries, {:.1} s waiting); {}; \
          papers found per hop: {}; index now {} papers; {:.2} s",
         db.display(),
         if s.created { " (created)" } else { "" },
@@ -153,15 +151,7 @@ fn print_summary(s: &FetchSummary, db: &Path, secs: f64, out: &mut dyn Write) ->
         s.http.requests,
         s.http.retries,
         s.http.waited.as_secs_f64(),
-        r.records,
-        r.added,
-        r.updated,
-        r.merged,
-        r.repeated,
-        r.unchanged,
-        r.skipped_null_ids,
-        r.links,
-        r.links_added,
+        report_counts(&s.report),
         hops.join(", "),
         papers,
         secs,
