@@ -79,6 +79,9 @@ pub struct FetchArgs {
     /// Ask the APIs again for pages the cache already has
     #[arg(long)]
     pub refresh: bool,
+    /// Ask again for cached pages older than this many days (default: cached pages never go stale)
+    #[arg(long, value_name = "DAYS", value_parser = non_negative_days)]
+    pub max_age_days: Option<f64>,
     /// Print the first request of each search and id batch, and fetch nothing
     #[arg(long)]
     pub dry_run: bool,
@@ -87,6 +90,13 @@ pub struct FetchArgs {
     pub quiet: bool,
     #[command(flatten)]
     pub index: NewIndexArgs,
+}
+
+fn non_negative_days(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err(format!("invalid value '{s}' for '--max-age-days <DAYS>': expected a number of days, 0 or more")),
+    }
 }
 
 fn positive_secs(s: &str) -> Result<f64, String> {

@@ -7,7 +7,7 @@
 //!   retried up to `retries` times. The wait is the answer's `Retry-After`
 //!   (in seconds) when it has one, else `backoff · 2^attempt` plus a random
 //!   jitter in `[0, backoff)`, at most [`MAX_BACKOFF`]. Any other 4xx is an
-//!   error at once, with the start of the body.
+//!   error at once, with the start of the body (a 404 is a [`NotFound`]).
 
 use std::collections::hash_map::RandomState;
 use std::hash::BuildHasher;
@@ -44,6 +44,18 @@ pub(crate) struct Client {
     jitter: RandomState,
     pub(crate) stats: HttpStats,
 }
+
+/// A 404: the paper (or page) is not there. A snowball hop skips it.
+#[derive(Debug)]
+pub(crate) struct NotFound(pub String);
+
+impl std::fmt::Display for NotFound {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for NotFound {}
 
 /// What one attempt gave.
 enum Attempt {
@@ -157,12 +169,16 @@ impl Client {
             (429 | 500..=599, _) => Ok(Attempt::Transient(format!("HTTP {status}"), retry_after)),
             (_, body) => {
                 let text = body.map(|b| String::from_utf8_lossy(&b).chars().take(300).collect::<String>());
-                anyhow::bail!(
+                let message = format!(
                     "{} answered HTTP {status} to {}: {}",
                     req.api.label(),
                     req.key(),
                     text.unwrap_or_default().trim()
-                )
+                );
+                match status {
+                    404 => Err(NotFound(message).into()),
+                    _ => Err(anyhow::anyhow!(message)),
+                }
             }
         }
     }
@@ -221,5 +237,41 @@ fn describe(e: &ureq::Error) -> String {
     match e {
         ureq::Error::Timeout(_) => format!("timed out ({e})"),
         _ => e.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ingest::Format;
+
+    #[test]
+    fn the_published_limits_are_the_default_intervals() {
+        let client = Client::new(&FetchOptions::default());
+        assert_eq!(client.intervals, [Duration::from_millis(100), Duration::from_secs(1), Duration::from_secs(3)]);
+        let opts = FetchOptions { min_interval: Some(Duration::from_millis(7)), ..FetchOptions::default() };
+        assert_eq!(Client::new(&opts).intervals, [Duration::from_millis(7); 3]);
+    }
+
+    #[test]
+    fn backoff_doubles_with_jitter_below_one_base_and_is_capped() {
+        let opts = FetchOptions { backoff: Duration::from_millis(100), ..FetchOptions::default() };
+        let client = Client::new(&opts);
+        for attempt in 0..4 {
+            let d = client.backoff_for(attempt);
+            let base = Duration::from_millis(100 << attempt);
+            assert!(d >= base && d < base + Duration::from_millis(100), "attempt {attempt}: {d:?}");
+        }
+        assert_eq!(client.backoff_for(30), MAX_BACKOFF);
+    }
+
+    #[test]
+    fn mailto_goes_into_the_user_agent_and_openalex_urls_only() {
+        assert_eq!(user_agent(None), format!("litindex/{}", env!("CARGO_PKG_VERSION")));
+        assert!(user_agent(Some("a@b.org")).ends_with(" (mailto:a@b.org)"));
+        let oa = Request::get(Api::OpenAlex, "http://h/works?search=x".into(), Format::OpenAlex);
+        assert_eq!(wire_url(&oa, Some("a@b.org")), "http://h/works?search=x&mailto=a%40b.org");
+        let s2 = Request::get(Api::S2, "http://h/graph/v1/paper/search?query=x".into(), Format::S2);
+        assert_eq!(wire_url(&s2, Some("a@b.org")), s2.url);
     }
 }

@@ -144,6 +144,8 @@ pub struct FetchOptions<'a> {
     pub backoff: Duration,
     /// Ask again for what the cache has.
     pub refresh: bool,
+    /// Ask again for cached answers older than this (`None`: they never go stale).
+    pub max_age: Option<Duration>,
     /// Settings for an index this fetch creates.
     pub analyzer: Analyzer,
     pub bm25: Bm25,
@@ -162,6 +164,7 @@ impl Default for FetchOptions<'_> {
             retries: 5,
             backoff: Duration::from_secs(1),
             refresh: false,
+            max_age: None,
             analyzer: Analyzer::default(),
             bm25: Bm25::default(),
             progress: None,
@@ -300,7 +303,14 @@ impl Run<'_> {
                     self.report(&key);
                     let (opts, summary, hop) = (self.opts, &self.summary, self.hop);
                     let wait = |d: Duration, stats: HttpStats| progress(opts, summary, hop, stats, &key, Some(d));
-                    (self.client.send(&req, &wait)?, true)
+                    match self.client.send(&req, &wait) {
+                        Ok(body) => (body, true),
+                        Err(e) if self.hop > 0 && e.downcast_ref::<http::NotFound>().is_some() => {
+                            self.note(&format!("skipped while snowballing: {e:#}"));
+                            break;
+                        }
+                        Err(e) => return Err(self.keep_note(e)),
+                    }
                 }
             };
             let page = read_page(&req, &body).map_err(|e| self.keep_note(e))?;
@@ -333,15 +343,16 @@ impl Run<'_> {
         if self.cache.is_none() && self.db.exists() {
             self.cache = Some(Store::open_with_notes(self.db, self.opts.notes.unwrap_or(&|_| {}))?);
         }
-        match &self.cache {
-            Some(store) => Ok(store.cached_response(key)?.map(|r| r.body)),
-            None => Ok(None),
-        }
+        let Some(store) = &self.cache else { return Ok(None) };
+        let fresh = |r: &CachedResponse| match self.opts.max_age {
+            Some(age) => now_secs().saturating_sub(r.fetched_at) < age.as_secs() as i64,
+            None => true,
+        };
+        Ok(store.cached_response(key)?.filter(fresh).map(|r| r.body))
     }
 
     fn ingest(&mut self, req: &Request, body: Vec<u8>) -> anyhow::Result<()> {
-        let fetched_at = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64);
-        let response = CachedResponse { request: req.key(), api: req.api.name().into(), fetched_at, body };
+        let response = CachedResponse { request: req.key(), api: req.api.name().into(), fetched_at: now_secs(), body };
         let input = Input::Bytes { label: req.url.clone(), format: req.format, bytes: response.body.clone() };
         let opts = IngestOptions {
             paper: req.paper.clone(),
@@ -356,6 +367,10 @@ impl Run<'_> {
         add_report(&mut self.summary.report, &s.report);
         Ok(())
     }
+}
+
+fn now_secs() -> i64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
 }
 
 /// Tells `opts.progress` where the fetch is.

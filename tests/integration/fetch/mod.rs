@@ -99,9 +99,13 @@ fn an_openalex_search_pages_to_the_end_and_a_rerun_asks_for_nothing() {
     assert!(again.contains("3 pages (3 from the cache), 0 requests"), "{again}");
     assert!(again.contains("0 records"), "cached pages are not ingested again: {again}");
 
+    ok(&run_fetch(dir.path(), &api, &["--openalex", "sparse routing", "--limit", "50", "--max-age-days", "1"]));
+    assert_eq!(api.hits().len(), 3, "pages of today are fresh");
     let refreshed = ok(&run_fetch(dir.path(), &api, &["--openalex", "sparse routing", "--limit", "50", "--refresh"]));
     assert_eq!(api.hits().len(), 6, "--refresh asks again");
     assert!(refreshed.contains("5 records") && refreshed.contains("5 unchanged"), "{refreshed}");
+    ok(&run_fetch(dir.path(), &api, &["--openalex", "sparse routing", "--limit", "50", "--max-age-days", "0"]));
+    assert_eq!(api.hits().len(), 9, "--max-age-days 0: every cached page is stale");
     assert_eq!(stats(dir.path())["papers"], 5);
 }
 

@@ -75,6 +75,27 @@ fn citations_of_a_semantic_scholar_paper_come_from_its_citations_page() {
 }
 
 #[test]
+fn a_paper_the_api_does_not_have_is_skipped_while_snowballing() {
+    let p = sha('a');
+    let api = MockApi::start(move |hit| match hit.path() {
+        "/graph/v1/paper/batch" => {
+            Reply::ok(Value::Array(vec![s2_paper(&p, 1, "Sparse routing seed", None)]).to_string())
+        }
+        _ => Reply::status(404, "{\"error\": \"Paper not found\"}"),
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let o = run_fetch(dir.path(), &api, &["CorpusId:1", "--expand", "both"]);
+    ok(&o);
+    assert_eq!(api.hits().len(), 3, "the batch, then references and citations");
+    assert!(stderr(&o).contains("skipped while snowballing") && stderr(&o).contains("HTTP 404"), "{}", stderr(&o));
+    assert_eq!(stats(dir.path())["papers"], 1);
+    // The same answer to the paper itself ends the fetch.
+    let o = run_fetch(dir.path(), &api, &["--s2", "q"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("Semantic Scholar answered HTTP 404"), "{}", stderr(&o));
+}
+
+#[test]
 fn the_rate_limiter_spaces_requests_to_one_api() {
     let api = MockApi::start(three_pages);
     let dir = tempfile::tempdir().unwrap();
