@@ -82,6 +82,9 @@ pub struct FetchArgs {
     /// Ask again for cached pages older than this many days (default: cached pages never go stale)
     #[arg(long, value_name = "DAYS", value_parser = non_negative_days)]
     pub max_age_days: Option<f64>,
+    /// Skip malformed records of an answer (counted, and named on stderr) instead of stopping the fetch
+    #[arg(long)]
+    pub skip_invalid: bool,
     /// Print the first request of each search and id batch, and fetch nothing
     #[arg(long)]
     pub dry_run: bool,

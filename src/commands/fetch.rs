@@ -31,6 +31,7 @@ pub fn run(args: &FetchArgs, db: &Path, out: &mut dyn Write) -> anyhow::Result<(
         retries: args.retries,
         backoff: Duration::from_millis(args.backoff_ms),
         refresh: args.refresh,
+        skip_invalid: args.skip_invalid,
         max_age: args.max_age_days.map(|d| Duration::from_secs_f64(d * 86_400.0)),
         analyzer: args.index.analyzer,
         bm25,

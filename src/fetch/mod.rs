@@ -146,6 +146,8 @@ pub struct FetchOptions<'a> {
     pub refresh: bool,
     /// Ask again for cached answers older than this (`None`: they never go stale).
     pub max_age: Option<Duration>,
+    /// Skip malformed records of an answer (counted) instead of stopping.
+    pub skip_invalid: bool,
     /// Settings for an index this fetch creates.
     pub analyzer: Analyzer,
     pub bm25: Bm25,
@@ -165,6 +167,7 @@ impl Default for FetchOptions<'_> {
             backoff: Duration::from_secs(1),
             refresh: false,
             max_age: None,
+            skip_invalid: false,
             analyzer: Analyzer::default(),
             bm25: Bm25::default(),
             progress: None,
@@ -356,6 +359,7 @@ impl Run<'_> {
         let input = Input::Bytes { label: req.url.clone(), format: req.format, bytes: response.body.clone() };
         let opts = IngestOptions {
             paper: req.paper.clone(),
+            skip_invalid: self.opts.skip_invalid,
             analyzer: self.opts.analyzer,
             bm25: self.opts.bm25,
             notes: self.opts.notes,
@@ -364,6 +368,9 @@ impl Run<'_> {
         };
         let s = ingest(self.db, &[input], &opts)?;
         self.summary.created |= s.created;
+        for skipped in &s.skipped {
+            self.note(&format!("skipped {skipped}"));
+        }
         add_report(&mut self.summary.report, &s.report);
         Ok(())
     }

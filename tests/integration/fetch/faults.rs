@@ -136,3 +136,21 @@ fn a_killed_fetch_resumes_asking_only_for_what_is_missing() {
     let check = litindex().arg("--db").arg(db(dir.path())).arg("check").output().unwrap();
     assert!(check.status.success(), "{}", stdout(&check));
 }
+
+#[test]
+fn a_malformed_record_stops_the_fetch_unless_skip_invalid() {
+    let api = MockApi::start(|_| {
+        let mut bad = openalex_work("W2", "Sparse routing two", None, &[]);
+        bad["publication_year"] = serde_json::json!("soon");
+        Reply::ok(openalex_page(vec![openalex_work("W1", "Sparse routing one", None, &[]), bad], None))
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let o = run_fetch(dir.path(), &api, &["--openalex", "q"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("results[1]") && stderr(&o).contains("publication_year"), "{}", stderr(&o));
+    assert!(!db(dir.path()).exists(), "nothing of the page was kept");
+    let o = run_fetch(dir.path(), &api, &["--openalex", "q", "--skip-invalid"]);
+    assert!(ok(&o).contains("1 skipped"), "{}", stdout(&o));
+    assert!(stderr(&o).contains("skipped") && stderr(&o).contains("results[1]"), "{}", stderr(&o));
+    assert_eq!(stats(dir.path())["papers"], 1);
+}
