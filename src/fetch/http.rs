@@ -71,8 +71,7 @@ impl Client {
             .timeout_global(Some(opts.timeout))
             .user_agent(user_agent(opts.mailto.as_deref()));
         agent = agent.max_redirects(5);
-        let has_key = opts.s2_api_key.is_some();
-        let interval = |api: Api| opts.min_interval.unwrap_or_else(|| api.default_interval(has_key));
+        let interval = |api: Api| opts.min_interval.unwrap_or_else(|| api.default_interval());
         Client {
             agent: agent.build().into(),
             intervals: [interval(Api::OpenAlex), interval(Api::S2), interval(Api::Arxiv)],

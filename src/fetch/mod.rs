@@ -66,7 +66,7 @@ impl Api {
     /// for one request every 3 s; Semantic Scholar allows about one a
     /// second (with or without a key, for most endpoints); OpenAlex allows
     /// 10 a second.
-    pub fn default_interval(self, _s2_key: bool) -> Duration {
+    pub fn default_interval(self) -> Duration {
         match self {
             Api::OpenAlex => Duration::from_millis(100),
             Api::S2 => Duration::from_millis(1000),
@@ -413,4 +413,55 @@ fn add_report(total: &mut IngestReport, r: &IngestReport) {
     total.links_added += r.links_added;
     total.skipped += r.skipped;
     total.skipped_null_ids += r.skipped_null_ids;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::RefCell;
+
+    /// Serves `pages` (OpenAlex list pages) in order on 127.0.0.1; returns the base URL.
+    fn serve(pages: Vec<String>) -> String {
+        let server = tiny_http::Server::http("127.0.0.1:0").unwrap();
+        let base = format!("http://{}", server.server_addr().to_ip().unwrap());
+        std::thread::spawn(move || {
+            for (rq, page) in server.incoming_requests().zip(pages) {
+                let _ = rq.respond(tiny_http::Response::from_string(page));
+            }
+        });
+        base
+    }
+
+    fn page(w: &str, next: Option<&str>) -> String {
+        serde_json::json!({"meta": {"next_cursor": next}, "results": [{"id": format!("https://openalex.org/{w}"), "title": format!("Paper {w}")}]})
+            .to_string()
+    }
+
+    #[test]
+    fn progress_reports_pages_records_and_waits() {
+        let base = serve(vec![page("W1", Some("c2")), page("W2", None)]);
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("x.db");
+        let seen = RefCell::new(Vec::new());
+        let record = |p: &FetchProgress| seen.borrow_mut().push(p.clone());
+        let opts = FetchOptions {
+            bases: Bases { openalex: base, ..Bases::default() },
+            min_interval: Some(Duration::from_millis(800)),
+            progress: Some(&record),
+            ..FetchOptions::default()
+        };
+        let plan = FetchPlan { openalex_search: Some("q".into()), limit: 10, ..FetchPlan::default() };
+        let summary = fetch(&db, &plan, &opts).unwrap();
+        assert_eq!((summary.pages, summary.report.added, summary.http.requests), (2, 2, 2));
+        assert!(summary.created);
+        let seen = seen.into_inner();
+        assert!(
+            seen.iter().any(|p| p.waiting.is_some_and(|w| w <= Duration::from_millis(800))),
+            "the rate limit's wait"
+        );
+        let last = seen.last().unwrap();
+        assert_eq!((last.pages, last.records, last.http.requests), (2, 2, 2));
+        assert!(last.current.starts_with("GET ") && last.current.contains("cursor=c2"), "{}", last.current);
+        assert_eq!(Store::open(&db).unwrap().cached_response_count().unwrap(), 2);
+    }
 }
