@@ -33,6 +33,9 @@ pub struct CachedResponse {
 /// Stores `responses` (replacing older ones for the same request) on `conn`,
 /// inside the caller's transaction.
 pub(crate) fn put_responses(conn: &Connection, responses: &[CachedResponse]) -> anyhow::Result<()> {
+    if responses.is_empty() {
+        return Ok(());
+    }
     let mut stmt = conn.prepare_cached(
         "INSERT OR REPLACE INTO fetch_responses (request, api, fetched_at, body, body_len) VALUES (?1, ?2, ?3, ?4, ?5)",
     )?;
