@@ -35,6 +35,10 @@ pub(crate) const S2_LINKS_PAGE: usize = 1000;
 pub(crate) const ARXIV_PAGE: usize = 100;
 /// The paper fields asked of Semantic Scholar.
 pub(crate) const S2_FIELDS: &str = "paperId,corpusId,externalIds,title,abstract,year,authors";
+/// The fields asked of the batch endpoint: the same, and the references'
+/// ids (which the batch endpoint returns, up to 9999 of them), so the
+/// edges come along.
+pub(crate) const S2_BATCH_FIELDS: &str = "paperId,corpusId,externalIds,title,abstract,year,authors,references.paperId";
 
 /// One request: where to, with what body, and how to read the answer.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -2,7 +2,8 @@
 //! a search paged to its limit, a batch of ids, one paper's links.
 
 use super::api::{
-    ARXIV_PAGE, OPENALEX_IDS, OPENALEX_PAGE, Page, Request, S2_FIELDS, S2_IDS, S2_LINKS_PAGE, S2_PAGE, encode,
+    ARXIV_PAGE, OPENALEX_IDS, OPENALEX_PAGE, Page, Request, S2_BATCH_FIELDS, S2_FIELDS, S2_IDS, S2_LINKS_PAGE, S2_PAGE,
+    encode,
 };
 use super::{Api, Bases};
 use crate::ingest::Format;
@@ -76,7 +77,7 @@ impl Job {
             )),
             Job::S2Batch { ids, done: false } => Some(Request {
                 api: Api::S2,
-                url: format!("{}/graph/v1/paper/batch?fields={S2_FIELDS}", bases.s2),
+                url: format!("{}/graph/v1/paper/batch?fields={S2_BATCH_FIELDS}", bases.s2),
                 body: Some(serde_json::json!({ "ids": ids }).to_string()),
                 format: Format::S2,
                 paper: None,
@@ -227,7 +228,7 @@ mod tests {
                 "GET http://oa/works?filter=openalex%3AW123&per_page=1&cursor=%2A",
                 "GET http://oa/works?filter=doi%3A10.1%2Fa&per_page=1&cursor=%2A",
                 "GET http://ax/api/query?id_list=2101.00001&start=0&max_results=1",
-                &format!("POST http://s2/graph/v1/paper/batch?fields={S2_FIELDS} {{\"ids\":[\"CorpusId:7\"]}}"),
+                &format!("POST http://s2/graph/v1/paper/batch?fields={S2_BATCH_FIELDS} {{\"ids\":[\"CorpusId:7\"]}}"),
             ]
         );
         let err = id_jobs(&["nonsense".to_string()]).unwrap_err().to_string();

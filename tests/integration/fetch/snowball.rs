@@ -46,7 +46,10 @@ fn citations_of_a_semantic_scholar_paper_come_from_its_citations_page() {
     let (p2, q2) = (p.clone(), q.clone());
     let api = MockApi::start(move |hit| {
         if hit.path() == "/graph/v1/paper/batch" {
-            Reply::ok(Value::Array(vec![s2_paper(&p2, 1, "Sparse routing seed", None), Value::Null]).to_string())
+            assert!(hit.param("fields").unwrap().ends_with(",references.paperId"), "{hit:?}");
+            let mut seed = s2_paper(&p2, 1, "Sparse routing seed", None);
+            seed["references"] = serde_json::json!([{"paperId": sha('d')}, {"paperId": null}]);
+            Reply::ok(Value::Array(vec![seed, Value::Null]).to_string())
         } else if hit.path() == format!("/graph/v1/paper/{p2}/citations") {
             Reply::ok(
                 serde_json::json!({"offset": 0, "data": [{"citingPaper": s2_paper(&q2, 2, "A citing paper", None)}]})
@@ -68,7 +71,8 @@ fn citations_of_a_semantic_scholar_paper_come_from_its_citations_page() {
         ]
     );
     let s = stats(dir.path());
-    assert_eq!((s["papers"].as_u64(), s["edges"].as_u64()), (Some(2), Some(1)), "{s}");
+    assert_eq!((s["papers"].as_u64(), s["edges"].as_u64()), (Some(2), Some(2)), "a reference and a citation: {s}");
+    assert_eq!(s["dangling_edges"], 1, "the reference is to a paper not fetched");
     let o =
         litindex().arg("--db").arg(db(dir.path())).args(["paper", "CorpusId:1", "--format", "json"]).output().unwrap();
     assert!(stdout(&o).contains("CorpusId:2"), "the citation edge is stored: {}", stdout(&o));
