@@ -19,17 +19,22 @@ use fixtures::*;
 use server::{Hit, MockApi, Reply};
 
 /// `litindex --db DIR/x.db fetch --quiet` with every API at `api`, tiny
-/// intervals and backoffs, and none of the user's fetch settings.
+/// intervals and backoffs (unless `args` name them), and none of the
+/// user's fetch settings.
 fn fetch_cmd(dir: &Path, api: &MockApi, args: &[&str]) -> Command {
     let mut c = litindex();
     for var in ["LITINDEX_MAILTO", "S2_API_KEY", "LITINDEX_FETCH_MIN_INTERVAL_MS"] {
         c.env_remove(var);
     }
     c.arg("--db").arg(db(dir)).arg("fetch").arg("--quiet");
-    for flag in ["--openalex-base", "--s2-base", "--arxiv-base"] {
-        c.args([flag, &api.base]);
-    }
-    for (flag, value) in [("--min-interval-ms", "1"), ("--backoff-ms", "10")] {
+    let defaults = [
+        ("--openalex-base", api.base.as_str()),
+        ("--s2-base", &api.base),
+        ("--arxiv-base", &api.base),
+        ("--min-interval-ms", "1"),
+        ("--backoff-ms", "10"),
+    ];
+    for (flag, value) in defaults {
         if !args.contains(&flag) {
             c.args([flag, value]);
         }
@@ -230,12 +235,13 @@ fn bad_arguments_exit_2_naming_the_value() {
     std::fs::write(&ids, "doi:10.1/a\nnot-an-id\n").unwrap();
     let bib = dir.path().join("refs.bib");
     std::fs::write(&bib, "@article{x,\n  doi = {10.1/a}\n}\n").unwrap();
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 6] = [
         (&["nonsense"], "`nonsense` is not an id"),
         (&["--ids-from", ids.to_str().unwrap()], "ids.txt:2: `not-an-id` is not an id"),
         (&["--ids-from", bib.to_str().unwrap()], "refs.bib:1: looks like BibTeX"),
         (&[], "nothing to fetch"),
         (&["--openalex", "q", "--expand", "references", "--depth", "3"], "--depth"),
+        (&["--openalex", "q", "--arxiv-base", "ftp://mirror"], "--arxiv-base: `ftp://mirror` is not an http"),
     ];
     for (args, expected) in cases {
         let o = run_fetch(dir.path(), &api, args);
