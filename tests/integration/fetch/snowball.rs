@@ -111,3 +111,25 @@ fn the_rate_limiter_spaces_requests_to_one_api() {
     // unpaced client would be as fast as its ingest of a page.
     assert!(g.iter().all(|d| *d >= Duration::from_millis(550)), "600 ms apart: {g:?}");
 }
+
+#[test]
+fn citations_of_an_openalex_work_come_from_the_cites_filter() {
+    let api = MockApi::start(|hit| match (hit.param("search"), hit.param("filter").as_deref()) {
+        (Some(_), _) => Reply::ok(openalex_page(vec![openalex_work("W1", "Sparse routing seed", None, &[])], None)),
+        (None, Some("cites:W1")) => Reply::ok(openalex_page(
+            vec![
+                openalex_work("W5", "Citing work five", None, &["W1"]),
+                openalex_work("W6", "Citing work six", None, &["W1", "W5"]),
+            ],
+            None,
+        )),
+        _ => Reply::status(404, "{}"),
+    });
+    let dir = tempfile::tempdir().unwrap();
+    ok(&run_fetch(dir.path(), &api, &["--openalex", "q", "--expand", "citations", "--expand-limit", "7"]));
+    let hits = api.hits();
+    assert_eq!(hits.len(), 2, "{hits:#?}");
+    assert_eq!(hits[1].param("per_page").as_deref(), Some("7"), "--expand-limit bounds the hop");
+    let s = stats(dir.path());
+    assert_eq!((s["papers"].as_u64(), s["edges"].as_u64()), (Some(3), Some(3)), "{s}");
+}
