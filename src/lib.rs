@@ -25,6 +25,7 @@ pub mod eval;
 pub mod evidence;
 pub mod explore;
 pub mod failpoint;
+pub mod fetch;
 pub(crate) mod fields;
 pub mod graph;
 pub mod ingest;

@@ -3,10 +3,12 @@
 //! (`search.rs`: the retrieval flags of `search`, `eval` and `run`).
 
 mod explore;
+mod fetch;
 mod marks;
 mod search;
 
 pub use explore::*;
+pub use fetch::*;
 pub use marks::*;
 pub use search::*;
 
@@ -76,6 +78,8 @@ pub enum Command {
     Gaps(GapsArgs),
     /// Measure the evidence sentences on SciFact's rationales (Hit@1, Hit@3)
     EvalEvidence(EvalEvidenceArgs),
+    /// Fetch papers from OpenAlex, Semantic Scholar and arXiv into the index (cached, resumable)
+    Fetch(FetchArgs),
 }
 
 /// Output formats.
@@ -130,13 +134,20 @@ pub struct IngestArgs {
     /// No progress bar
     #[arg(long, short)]
     pub quiet: bool,
-    /// Text analyzer, when this ingest creates the index
+    #[command(flatten)]
+    pub index: NewIndexArgs,
+}
+
+/// The settings of an index that `ingest` or `fetch` creates (ignored when it exists).
+#[derive(Debug, Args)]
+pub struct NewIndexArgs {
+    /// Text analyzer, when this command creates the index
     #[arg(long, default_value = "plain", value_parser = named::<Analyzer>("analyzer"))]
     pub analyzer: Analyzer,
-    /// BM25 k1, when this ingest creates the index
+    /// BM25 k1, when this command creates the index
     #[arg(long, default_value_t = DEFAULT_K1)]
     pub k1: f64,
-    /// BM25 b, when this ingest creates the index
+    /// BM25 b, when this command creates the index
     #[arg(long, default_value_t = DEFAULT_B)]
     pub b: f64,
 }

@@ -10,11 +10,11 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use super::UsageError;
 use crate::cli::{FormatChoice, IngestArgs};
 use litindex::bm25::Bm25;
-use litindex::ingest::{IngestOptions, IngestSummary, Input, Progress, ingest};
+use litindex::ingest::{IngestOptions, IngestReport, IngestSummary, Input, Progress, ingest};
 use litindex::store::Store;
 
 pub fn run(args: &IngestArgs, db: &Path, out: &mut dyn Write) -> anyhow::Result<()> {
-    let bm25 = Bm25::new(args.k1, args.b).map_err(|e| UsageError(e.to_string()))?;
+    let bm25 = Bm25::new(args.index.k1, args.index.b).map_err(|e| UsageError(e.to_string()))?;
     let format = match args.format {
         FormatChoice::Auto => None,
         FormatChoice::Named(f) => Some(f),
@@ -24,10 +24,11 @@ pub fn run(args: &IngestArgs, db: &Path, out: &mut dyn Write) -> anyhow::Result<
         let opts = IngestOptions {
             paper: args.paper.clone(),
             skip_invalid: args.skip_invalid,
-            analyzer: args.analyzer,
+            analyzer: args.index.analyzer,
             bm25,
             progress,
             notes: Some(&super::print_note),
+            ..IngestOptions::default()
         };
         ingest(db, &inputs, &opts)
     })?;
@@ -85,12 +86,25 @@ pub(super) fn print_summary(summary: &IngestSummary, db: &Path, secs: f64, out: 
     formats.dedup();
     writeln!(
         out,
-        "{} {} from {} input(s) ({}): {} records: {} added, {} updated, {} merged, {} repeated, {} unchanged, \
-         {} skipped, {} without id; {} links ({} new); index now {} papers; {:.2} s, {:.0} records/s",
+        "{} {} from {} input(s) ({}): {}; index now {} papers; {:.2} s, {:.0} records/s",
         if summary.created { "created" } else { "ingested into" },
         db.display(),
         summary.inputs.len(),
         formats.join(", "),
+        report_counts(r),
+        papers,
+        secs,
+        r.records as f64 / secs.max(1e-9),
+    )?;
+    Ok(())
+}
+
+/// `N records: A added, … ; L links (M new)`, as the summary lines of
+/// `ingest`, `build` and `fetch` put them.
+pub(super) fn report_counts(r: &IngestReport) -> String {
+    format!(
+        "{} records: {} added, {} updated, {} merged, {} repeated, {} unchanged, {} skipped, {} without id; \
+         {} links ({} new)",
         r.records,
         r.added,
         r.updated,
@@ -100,10 +114,6 @@ pub(super) fn print_summary(summary: &IngestSummary, db: &Path, secs: f64, out: 
         r.skipped,
         r.skipped_null_ids,
         r.links,
-        r.links_added,
-        papers,
-        secs,
-        r.records as f64 / secs.max(1e-9),
-    )?;
-    Ok(())
+        r.links_added
+    )
 }

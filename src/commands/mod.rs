@@ -8,6 +8,7 @@ mod dupes;
 mod embed;
 mod eval;
 mod eval_evidence;
+mod fetch;
 mod gaps;
 mod ingest;
 mod mark;
@@ -97,6 +98,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Related(args) => related::run(&args, &open_for_reading(&db)?, out),
         Command::Gaps(args) => gaps::run(&args, &open_for_reading(&db)?, out),
         Command::EvalEvidence(args) => eval_evidence::run(&args, &open_for_reading(&db)?, out),
+        Command::Fetch(args) => fetch::run(&args, db.path(), out),
     }
 }
 

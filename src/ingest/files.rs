@@ -20,6 +20,7 @@ use crate::analyzer::Analyzer;
 use crate::bm25::Bm25;
 use crate::failpoint::failpoint_at;
 use crate::paper::{Item, PaperId};
+use crate::store::fetch::{CachedResponse, put_responses};
 use crate::store::{Carried, Notes, create_index, create_new_index, explain, open_for_writing, write_transaction};
 
 /// How many skipped records are listed by line.
@@ -33,6 +34,9 @@ pub enum Input {
     /// A file (gzip or not) in `format`, or in the format its first record
     /// shows when `None`.
     File { path: PathBuf, format: Option<Format> },
+    /// Bytes already in memory (a response `fetch` received) in `format`,
+    /// named `label` (its URL) in errors and locations.
+    Bytes { label: String, format: Format, bytes: Vec<u8> },
 }
 
 /// Where an ingest is, for a progress display: input bytes read of the
@@ -57,6 +61,9 @@ pub struct IngestOptions<'a> {
     pub progress: Option<&'a dyn Fn(Progress)>,
     /// Told what a user should know (an older index being upgraded).
     pub notes: Option<Notes<'a>>,
+    /// Responses to store in the same transaction (the fetch cache): they
+    /// are kept exactly when the papers read from them are.
+    pub responses: &'a [CachedResponse],
 }
 
 /// What an ingest did, with the inputs' formats and the skipped records.
@@ -109,6 +116,7 @@ fn ingest_into(conn: &Connection, inputs: &[Input], opts: &IngestOptions) -> any
         .filter_map(|i| match i {
             Input::File { path, .. } => std::fs::metadata(path).ok().map(|m| m.len()),
             Input::Mock => None,
+            Input::Bytes { bytes, .. } => Some(bytes.len() as u64),
         })
         .sum();
     let mut ingester = Ingester::new(conn)?;
@@ -129,6 +137,12 @@ fn ingest_into(conn: &Connection, inputs: &[Input], opts: &IngestOptions) -> any
                 let items = formats::read(format, file, &fopts)
                     .map_err(|e| anyhow::anyhow!("{} ({}): {e:#}", path.display(), format.name()))?;
                 (path.display().to_string(), format.name(), items, Some(counter), size)
+            }
+            Input::Bytes { label, format, bytes } => {
+                let size = bytes.len() as u64;
+                let file = formats::memory_input(label, bytes.clone());
+                let items = formats::read(*format, file, &fopts).map_err(|e| anyhow::anyhow!("{e:#}"))?;
+                (label.clone(), format.name(), items, None, size)
             }
         };
         summary.inputs.push((label, format_name));
@@ -159,5 +173,6 @@ fn ingest_into(conn: &Connection, inputs: &[Input], opts: &IngestOptions) -> any
     }
     ingester.report.skipped_null_ids += fopts.skipped_nulls.load(Ordering::Relaxed);
     summary.report = ingester.finish()?;
+    put_responses(conn, opts.responses)?;
     Ok(summary)
 }

@@ -210,6 +210,7 @@ pub(crate) fn check(conn: &Connection) -> CheckReport {
     }
     invariants.push(avgdl(conn));
     invariants.push(settings(conn));
+    invariants.push(super::fetch::check_responses(conn));
     let count = |sql: &str| conn.query_row(sql, [], |r| r.get::<_, i64>(0)).map(|n| n.max(0) as u64).unwrap_or(0);
     CheckReport {
         ok: invariants.iter().all(|i| i.ok),

@@ -12,6 +12,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("003_performance.sql", include_str!("../../migrations/003_performance.sql")),
     ("004_venue.sql", include_str!("../../migrations/004_venue.sql")),
     ("005_marks.sql", include_str!("../../migrations/005_marks.sql")),
+    ("006_fetch.sql", include_str!("../../migrations/006_fetch.sql")),
 ];
 
 /// The schema version this binary writes and reads.
@@ -67,6 +68,7 @@ mod tests {
             "embed_models",
             "vectors",
             "chunk_vectors",
+            "fetch_responses",
         ] {
             let n: i64 = conn
                 .query_row("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?1", [table], |r| {

@@ -26,6 +26,7 @@ mod explain;
 mod explore;
 mod filter;
 pub use explore::Shared;
+pub mod fetch;
 pub mod fts5;
 mod graph;
 pub mod marks;

@@ -17,6 +17,7 @@ mod common;
 mod eval;
 mod evidence;
 mod failpoints;
+mod fetch;
 mod gaps;
 mod hostile;
 mod ingest;

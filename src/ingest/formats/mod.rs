@@ -180,6 +180,13 @@ pub(crate) fn open_input(path: &Path) -> anyhow::Result<Input> {
     Ok(Input { path: path.to_path_buf(), reader, bytes_read, total_bytes: meta.len() })
 }
 
+/// Bytes in memory as an input named `label` (for locations and errors).
+pub(crate) fn memory_input(label: &str, bytes: Vec<u8>) -> Input {
+    let total_bytes = bytes.len() as u64;
+    let bytes_read = Arc::new(AtomicU64::new(total_bytes));
+    Input { path: PathBuf::from(label), reader: Box::new(io::Cursor::new(bytes)), bytes_read, total_bytes }
+}
+
 /// Reads `input` as `format`.
 pub fn read(format: Format, input: Input, opts: &FormatOptions) -> anyhow::Result<Items> {
     match format {

@@ -1,0 +1,276 @@
+//! The HTTP side of `fetch`: one blocking ureq agent (rustls), a rate
+//! limiter per API, and retries.
+//!
+//! - Spacing: a request to an API starts no sooner than its interval after
+//!   the previous request to the same API started (retries included).
+//! - Retries: a 429 or a 5xx answer, a timeout or a failed connection is
+//!   retried up to `retries` times. The wait is the answer's `Retry-After`
+//!   (in seconds) when it has one, else `backoff · 2^attempt` plus a random
+//!   jitter in `[0, backoff)`, at most [`MAX_BACKOFF`]. Any other 4xx is an
+//!   error at once, with the start of the body (a 404 is a [`NotFound`]).
+
+use std::collections::hash_map::RandomState;
+use std::hash::BuildHasher;
+use std::time::{Duration, Instant};
+
+use super::{Api, FetchOptions, Request};
+
+/// The longest computed backoff between two attempts.
+pub(crate) const MAX_BACKOFF: Duration = Duration::from_secs(60);
+/// The longest `Retry-After` honoured; a longer one ends the fetch.
+pub(crate) const MAX_RETRY_AFTER: Duration = Duration::from_secs(600);
+/// The largest response body read.
+const MAX_BODY: u64 = 256 * 1024 * 1024;
+
+/// Counters a fetch reports.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct HttpStats {
+    /// Requests sent (retries included).
+    pub requests: u64,
+    /// Of those, retries.
+    pub retries: u64,
+    /// Time spent waiting: rate limits, backoffs and `Retry-After`.
+    pub waited: Duration,
+}
+
+pub(crate) struct Client {
+    agent: ureq::Agent,
+    intervals: [Duration; 3],
+    last: [Option<Instant>; 3],
+    mailto: Option<String>,
+    s2_api_key: Option<String>,
+    retries: u32,
+    backoff: Duration,
+    jitter: RandomState,
+    pub(crate) stats: HttpStats,
+}
+
+/// A 404: the paper (or page) is not there. A snowball hop skips it.
+#[derive(Debug)]
+pub(crate) struct NotFound(pub String);
+
+impl std::fmt::Display for NotFound {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for NotFound {}
+
+/// What one attempt gave.
+enum Attempt {
+    Body(Vec<u8>),
+    /// Worth another try: why, and how long the server asked us to wait.
+    Transient(String, Option<Duration>),
+}
+
+impl Client {
+    pub(crate) fn new(opts: &FetchOptions) -> Client {
+        let mut agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_global(Some(opts.timeout))
+            .user_agent(user_agent(opts.mailto.as_deref()));
+        agent = agent.max_redirects(5);
+        let interval = |api: Api| opts.min_interval.unwrap_or_else(|| api.default_interval());
+        Client {
+            agent: agent.build().into(),
+            intervals: [interval(Api::OpenAlex), interval(Api::S2), interval(Api::Arxiv)],
+            last: [None; 3],
+            mailto: opts.mailto.clone(),
+            s2_api_key: opts.s2_api_key.clone(),
+            retries: opts.retries,
+            backoff: opts.backoff,
+            jitter: RandomState::new(),
+            stats: HttpStats::default(),
+        }
+    }
+
+    /// The URL actually sent: OpenAlex's polite pool wants `mailto`.
+    pub(crate) fn wire_url(&self, req: &Request) -> String {
+        wire_url(req, self.mailto.as_deref())
+    }
+
+    /// Sends `req` until it succeeds or the retries run out; `wait` is told
+    /// of every wait before it starts.
+    pub(crate) fn send(&mut self, req: &Request, wait: &dyn Fn(Duration, HttpStats)) -> anyhow::Result<Vec<u8>> {
+        let mut attempt = 0u32;
+        loop {
+            self.pace(req.api, wait);
+            self.stats.requests += 1;
+            let (why, retry_after) = match self.attempt(req)? {
+                Attempt::Body(b) => return Ok(b),
+                Attempt::Transient(why, after) => (why, after),
+            };
+            if attempt >= self.retries {
+                anyhow::bail!(
+                    "{} gave no usable answer to {} after {} attempt(s): {why}",
+                    req.api.label(),
+                    req.key(),
+                    attempt + 1
+                );
+            }
+            let pause = match retry_after {
+                Some(d) if d > MAX_RETRY_AFTER => anyhow::bail!(
+                    "{} asks to retry {} in {} s (Retry-After), longer than litindex waits; try again later",
+                    req.api.label(),
+                    req.key(),
+                    d.as_secs()
+                ),
+                Some(d) => d,
+                None => self.backoff_for(attempt),
+            };
+            wait(pause, self.stats);
+            std::thread::sleep(pause);
+            self.stats.waited += pause;
+            self.stats.retries += 1;
+            attempt += 1;
+        }
+    }
+
+    fn attempt(&mut self, req: &Request) -> anyhow::Result<Attempt> {
+        let url = self.wire_url(req);
+        let key = if req.api == Api::S2 { self.s2_api_key.as_deref() } else { None };
+        let result = match &req.body {
+            None => {
+                let mut r = self.agent.get(&url).header("accept", req.api.accept());
+                if let Some(key) = key {
+                    r = r.header("x-api-key", key);
+                }
+                r.call()
+            }
+            Some(body) => {
+                let mut r = self.agent.post(&url).header("content-type", "application/json");
+                if let Some(key) = key {
+                    r = r.header("x-api-key", key);
+                }
+                r.send(body.as_bytes())
+            }
+        };
+        let mut resp = match result {
+            Ok(r) => r,
+            Err(e) if transient(&e) => return Ok(Attempt::Transient(describe(&e), None)),
+            Err(e) => anyhow::bail!("cannot reach {} for {}: {}", req.api.label(), req.key(), describe(&e)),
+        };
+        let status = resp.status().as_u16();
+        let retry_after = resp
+            .headers()
+            .get("retry-after")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .map(Duration::from_secs);
+        let body = resp.body_mut().with_config().limit(MAX_BODY).read_to_vec();
+        match (status, body) {
+            (200..=299, Ok(b)) => Ok(Attempt::Body(b)),
+            (200..=299, Err(e)) if transient(&e) => Ok(Attempt::Transient(describe(&e), None)),
+            (200..=299, Err(e)) => {
+                anyhow::bail!("cannot read {}'s answer to {}: {}", req.api.label(), req.key(), describe(&e))
+            }
+            (429 | 500..=599, _) => Ok(Attempt::Transient(format!("HTTP {status}"), retry_after)),
+            (_, body) => {
+                let text = body.map(|b| String::from_utf8_lossy(&b).chars().take(300).collect::<String>());
+                let message = format!(
+                    "{} answered HTTP {status} to {}: {}",
+                    req.api.label(),
+                    req.key(),
+                    text.unwrap_or_default().trim()
+                );
+                match status {
+                    404 => Err(NotFound(message).into()),
+                    _ => Err(anyhow::anyhow!(message)),
+                }
+            }
+        }
+    }
+
+    /// Sleeps until `api`'s interval since its previous request has passed.
+    fn pace(&mut self, api: Api, wait: &dyn Fn(Duration, HttpStats)) {
+        let i = api as usize;
+        if let Some(last) = self.last[i] {
+            let due = last + self.intervals[i];
+            let now = Instant::now();
+            if due > now {
+                wait(due - now, self.stats);
+                std::thread::sleep(due - now);
+                self.stats.waited += due - now;
+            }
+        }
+        self.last[i] = Some(Instant::now());
+    }
+
+    /// `backoff · 2^attempt` plus a jitter in `[0, backoff)`, at most [`MAX_BACKOFF`].
+    fn backoff_for(&self, attempt: u32) -> Duration {
+        let base = self.backoff.saturating_mul(1u32 << attempt.min(16));
+        let nanos = self.backoff.as_nanos().max(1) as u64;
+        let jitter = Duration::from_nanos(self.jitter.hash_one((attempt, Instant::now())) % nanos);
+        (base + jitter).min(MAX_BACKOFF)
+    }
+}
+
+/// `litindex/<version>`, with `(mailto:…)` when an address is given.
+pub(crate) fn user_agent(mailto: Option<&str>) -> String {
+    let base = format!("litindex/{}", env!("CARGO_PKG_VERSION"));
+    match mailto {
+        Some(m) => format!("{base} (mailto:{m})"),
+        None => base,
+    }
+}
+
+pub(crate) fn wire_url(req: &Request, mailto: Option<&str>) -> String {
+    match (req.api, mailto) {
+        (Api::OpenAlex, Some(m)) => {
+            let sep = if req.url.contains('?') { '&' } else { '?' };
+            format!("{}{sep}mailto={}", req.url, super::api::encode(m))
+        }
+        _ => req.url.clone(),
+    }
+}
+
+fn transient(e: &ureq::Error) -> bool {
+    matches!(
+        e,
+        ureq::Error::Timeout(_) | ureq::Error::Io(_) | ureq::Error::ConnectionFailed | ureq::Error::HostNotFound
+    )
+}
+
+fn describe(e: &ureq::Error) -> String {
+    match e {
+        ureq::Error::Timeout(_) => format!("timed out ({e})"),
+        _ => e.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ingest::Format;
+
+    #[test]
+    fn the_published_limits_are_the_default_intervals() {
+        let client = Client::new(&FetchOptions::default());
+        assert_eq!(client.intervals, [Duration::from_millis(100), Duration::from_secs(1), Duration::from_secs(3)]);
+        let opts = FetchOptions { min_interval: Some(Duration::from_millis(7)), ..FetchOptions::default() };
+        assert_eq!(Client::new(&opts).intervals, [Duration::from_millis(7); 3]);
+    }
+
+    #[test]
+    fn backoff_doubles_with_jitter_below_one_base_and_is_capped() {
+        let opts = FetchOptions { backoff: Duration::from_millis(100), ..FetchOptions::default() };
+        let client = Client::new(&opts);
+        for attempt in 0..4 {
+            let d = client.backoff_for(attempt);
+            let base = Duration::from_millis(100 << attempt);
+            assert!(d >= base && d < base + Duration::from_millis(100), "attempt {attempt}: {d:?}");
+        }
+        assert_eq!(client.backoff_for(30), MAX_BACKOFF);
+    }
+
+    #[test]
+    fn mailto_goes_into_the_user_agent_and_openalex_urls_only() {
+        assert_eq!(user_agent(None), format!("litindex/{}", env!("CARGO_PKG_VERSION")));
+        assert!(user_agent(Some("a@b.org")).ends_with(" (mailto:a@b.org)"));
+        let oa = Request::get(Api::OpenAlex, "http://h/works?search=x".into(), Format::OpenAlex);
+        assert_eq!(wire_url(&oa, Some("a@b.org")), "http://h/works?search=x&mailto=a%40b.org");
+        let s2 = Request::get(Api::S2, "http://h/graph/v1/paper/search?query=x".into(), Format::S2);
+        assert_eq!(wire_url(&s2, Some("a@b.org")), s2.url);
+    }
+}
