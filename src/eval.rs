@@ -286,7 +286,8 @@ pub fn evaluate_feedback(
         let mut with_request = deeper;
         with_request.feedback = Feedback { favorites: vec![favorite.clone()], ..request.feedback.clone() };
         let with = ids(&with_request)?;
-        let residual = |r: Vec<String>| -> Vec<String> { r.into_iter().filter(|id| id != &favorite).take(limit).collect() };
+        let residual =
+            |r: Vec<String>| -> Vec<String> { r.into_iter().filter(|id| id != &favorite).take(limit).collect() };
         let mut rest = judged.clone();
         rest.remove(&favorite);
         Ok(vec![(residual(with), rest.clone()), (residual(without), rest)])

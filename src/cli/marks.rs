@@ -89,7 +89,12 @@ pub struct FeedbackOpts {
 
 impl FeedbackOpts {
     pub fn params(&self) -> FeedbackParams {
-        FeedbackParams { terms: self.feedback_terms, beta: self.feedback_beta, seed: self.feedback_walk == Switch::On, near: self.feedback_near }
+        FeedbackParams {
+            terms: self.feedback_terms,
+            beta: self.feedback_beta,
+            seed: self.feedback_walk == Switch::On,
+            near: self.feedback_near,
+        }
     }
 }
 

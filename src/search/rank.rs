@@ -191,8 +191,7 @@ pub(super) fn search_in(
             Some(e) => e.get(&id).copied().unwrap_or(0.0),
         };
         let recency_score = recency_score(year, meta.min_year, meta.max_year);
-        let final_score =
-            w.bm25 * fused + w.graph * graph_score + w.recency * recency_score + fb.closeness_bonus(&id);
+        let final_score = w.bm25 * fused + w.graph * graph_score + w.recency * recency_score + fb.closeness_bonus(&id);
         scored.push(Scored {
             id,
             doc,
