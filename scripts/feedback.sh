@@ -11,15 +11,7 @@ cd "$(dirname "$0")/.."
 what=${1:-rows}
 data=${2:-../shared/data}
 work=${3:-$(mktemp -d)}
-mkdir -p "$work"
-cargo build --release --quiet
-bin=target/release/litindex
-
-for analyzer in plain english; do
-  [ -f "$work/scifact-$analyzer.db" ] || $bin --db "$work/scifact-$analyzer.db" ingest -q --analyzer $analyzer "$data/scifact/corpus.jsonl.gz" >/dev/null
-  [ -f "$work/cacm-$analyzer.db" ] || $bin --db "$work/cacm-$analyzer.db" ingest -q --analyzer $analyzer \
-    "$data/cacm/papers.jsonl" "$data/cacm/citations_directed.tsv" >/dev/null
-done
+. scripts/eval_indexes.sh
 # The split: the header line, then the judgments of odd (even) query ids.
 awk -F'\t' 'NR == 1 || $1 % 2 == 1' "$data/cacm/qrels.tsv" > "$work/cacm-odd.tsv"
 awk -F'\t' 'NR == 1 || $1 % 2 == 0' "$data/cacm/qrels.tsv" > "$work/cacm-even.tsv"
