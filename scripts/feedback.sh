@@ -55,6 +55,7 @@ else
       table cacm $analyzer $split "defaults (expansion + walk + closeness)"
     done
     table cacm $analyzer all "expansion only" --feedback-near 0 --feedback-walk off
+    table cacm $analyzer all "expansion + walk (γ 0)" --feedback-near 0
     table cacm $analyzer all "walk + closeness only" --feedback-terms 0
     table scifact $analyzer all "defaults (expansion + walk + closeness)"
   done

@@ -66,6 +66,10 @@ mod tests {
             "embed_models",
             "vectors",
             "chunk_vectors",
+            "marks",
+            "mark_tags",
+            "watches",
+            "watch_seen",
         ] {
             let n: i64 = conn
                 .query_row("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?1", [table], |r| {
