@@ -384,3 +384,32 @@ fn feedback_lifts_the_residual_ranking_on_cacm() {
     assert_eq!(off["ndcg@10"], off["no_feedback"]["ndcg@10"], "feedback switched off changes nothing");
     assert!(off["ndcg@10"].as_f64().unwrap() < 1.10 * without, "{off}");
 }
+
+/// `eval --feedback first-relevant` on the mock corpus (no data set needed):
+/// the JSON has both sets of residual figures, and the marked paper is out
+/// of both rankings.
+#[test]
+fn eval_feedback_reports_residual_figures_with_and_without() {
+    let (dir, db) = mock_db();
+    let queries = dir.path().join("q.jsonl");
+    std::fs::write(
+        &queries,
+        "{\"_id\": \"1\", \"text\": \"dataset distillation\"}\n{\"_id\": \"2\", \"text\": \"zzzz\"}\n",
+    )
+    .unwrap();
+    let top = hit_ids(&json(&db, &["search", "dataset distillation", "--limit", "3"]));
+    let qrels = dir.path().join("qrels.tsv");
+    std::fs::write(&qrels, format!("1\t{}\t1\n1\t{}\t1\n1\tp069\t1\n2\tp001\t1\n", top[0], top[2])).unwrap();
+    let (q, r) = (queries.to_str().unwrap(), qrels.to_str().unwrap());
+    let out = json(&db, &["eval", "--queries", q, "--qrels", r, "--feedback", "first-relevant", "--per-query"]);
+    assert_eq!(out["feedback"]["marked_queries"], 1, "query 2 finds nothing relevant: unchanged");
+    for key in ["ndcg@10", "recall@100", "mrr@10", "map@100"] {
+        assert!(out[key].is_number() && out["no_feedback"][key].is_number(), "{key}: {out}");
+    }
+    // The marked paper (the best-ranked relevant one) is judged no more: two relevant left.
+    assert_eq!(out["per_query"][0]["relevant"], 2, "{out}");
+    let table = ok(&db, &["eval", "--queries", q, "--qrels", r, "--feedback", "first-relevant"]);
+    assert!(table.contains("no feedback") && table.contains("marked favorite in 1 queries"), "{table}");
+    let plain = json(&db, &["eval", "--queries", q, "--qrels", r]);
+    assert!(plain.get("no_feedback").is_none());
+}
