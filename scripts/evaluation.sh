@@ -6,15 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 data=${1:-../shared/data}
 work=${2:-$(mktemp -d)}
-mkdir -p "$work"
-cargo build --release --quiet
-bin=target/release/litindex
-
-for analyzer in plain english; do
-  [ -f "$work/scifact-$analyzer.db" ] || $bin --db "$work/scifact-$analyzer.db" ingest -q --analyzer $analyzer "$data/scifact/corpus.jsonl.gz" >/dev/null
-  [ -f "$work/cacm-$analyzer.db" ] || $bin --db "$work/cacm-$analyzer.db" ingest -q --analyzer $analyzer \
-    "$data/cacm/papers.jsonl" "$data/cacm/citations_directed.tsv" >/dev/null
-done
+. scripts/eval_indexes.sh
 
 row() { # collection analyzer label flags...
   local coll=$1 analyzer=$2 label=$3; shift 3

@@ -11,15 +11,7 @@ cd "$(dirname "$0")/.."
 what=${1:-rows}
 data=${2:-../shared/data}
 work=${3:-$(mktemp -d)}
-mkdir -p "$work"
-cargo build --release --quiet
-bin=target/release/litindex
-
-for analyzer in plain english; do
-  [ -f "$work/scifact-$analyzer.db" ] || $bin --db "$work/scifact-$analyzer.db" ingest -q --analyzer $analyzer "$data/scifact/corpus.jsonl.gz" >/dev/null
-  [ -f "$work/cacm-$analyzer.db" ] || $bin --db "$work/cacm-$analyzer.db" ingest -q --analyzer $analyzer \
-    "$data/cacm/papers.jsonl" "$data/cacm/citations_directed.tsv" >/dev/null
-done
+. scripts/eval_indexes.sh
 # The split: the header line, then the judgments of odd (even) query ids.
 awk -F'\t' 'NR == 1 || $1 % 2 == 1' "$data/cacm/qrels.tsv" > "$work/cacm-odd.tsv"
 awk -F'\t' 'NR == 1 || $1 % 2 == 0' "$data/cacm/qrels.tsv" > "$work/cacm-even.tsv"
@@ -63,6 +55,7 @@ else
       table cacm $analyzer $split "defaults (expansion + walk + closeness)"
     done
     table cacm $analyzer all "expansion only" --feedback-near 0 --feedback-walk off
+    table cacm $analyzer all "expansion + walk (γ 0)" --feedback-near 0
     table cacm $analyzer all "walk + closeness only" --feedback-terms 0
     table scifact $analyzer all "defaults (expansion + walk + closeness)"
   done

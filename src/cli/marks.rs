@@ -136,8 +136,11 @@ pub struct WatchArgs {
 pub enum WatchAction {
     /// Save a search: NAME, the query, then any `search` flags (--top-k, --mode, --limit, …)
     Add {
+        /// The saved search's name
         name: String,
+        /// What it looks for, as `search QUERY` takes it
         query: String,
+        /// `search` flags, kept as given and applied at every check (everything after QUERY; --db goes before `watch`)
         #[arg(trailing_var_arg = true, allow_hyphen_values = true, value_name = "SEARCH FLAGS")]
         flags: Vec<String>,
     },

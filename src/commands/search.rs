@@ -152,12 +152,13 @@ pub fn run(args: &SearchArgs, store: &Store, out: &mut dyn Write) -> anyhow::Res
             if !request.feedback.favorites.is_empty() {
                 writeln!(
                     out,
-                    "feedback from {} favorite{} (`marks --label favorite`): their {} best terms expand the query (β {}){}; --feedback off to search without",
+                    "feedback from {} favorite{} (`marks --label favorite`): their {} best terms expand the query (β {}){}, and final += {}·closeness to a favorite; --feedback off to search without",
                     request.feedback.favorites.len(),
                     if request.feedback.favorites.len() == 1 { "" } else { "s" },
                     request.feedback.params.terms,
                     request.feedback.params.beta,
-                    if request.feedback.params.seed { " and they seed the citation walk" } else { "" }
+                    if request.feedback.params.seed { ", they seed the citation walk" } else { "" },
+                    request.feedback.params.near
                 )?;
             }
             if result.excluded_hidden > 0 {

@@ -107,7 +107,7 @@ pub struct FeedbackPart {
     pub closeness_bonus: f64,
 }
 
-/// A search's feedback, prepared: the expansion scores and the walk from the favorites.
+/// A search's feedback, made ready: the expansion scores and the walk from the favorites.
 pub(super) struct Prepared<'r> {
     feedback: &'r Feedback,
     /// The expansion's addition to each paper's first-stage BM25.
@@ -120,9 +120,9 @@ impl<'r> Prepared<'r> {
     /// Prepares `request`'s feedback; `own` is the query's BM25.
     pub(super) fn new(store: &Store, request: &'r SearchRequest, own: &DocScores) -> anyhow::Result<Prepared<'r>> {
         let feedback = &request.feedback;
-        let mut prepared = Prepared { feedback, added: DocScores::default(), hops: BTreeMap::new() };
+        let mut out = Prepared { feedback, added: DocScores::default(), hops: BTreeMap::new() };
         if !feedback.active() {
-            return Ok(prepared);
+            return Ok(out);
         }
         let p = feedback.params;
         if p.terms > 0 && p.beta > 0.0 {
@@ -131,14 +131,14 @@ impl<'r> Prepared<'r> {
             let max_own = own.values().copied().fold(0.0, f64::max);
             if max_exp > 0.0 {
                 let scale = if max_own > 0.0 { p.beta * max_own / max_exp } else { 1.0 };
-                prepared.added = exp.into_iter().map(|(doc, s)| (doc, s * scale)).collect();
+                out.added = exp.into_iter().map(|(doc, s)| (doc, s * scale)).collect();
             }
         }
         if p.seed {
             let params = &request.params;
-            prepared.hops = bfs(&StoreAdjacency(store), &feedback.favorites, params.hops, params.direction)?;
+            out.hops = bfs(&StoreAdjacency(store), &feedback.favorites, params.hops, params.direction)?;
         }
-        Ok(prepared)
+        Ok(out)
     }
 
     /// The first stage's BM25: the query's own plus the expansion.

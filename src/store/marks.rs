@@ -279,13 +279,28 @@ pub(crate) struct Carried {
 
 impl Carried {
     /// Reads them from the index at `path`. Nothing to carry when there is no
-    /// file, or when it is not a litindex index (a build may replace such a file).
+    /// file, when it is not a litindex index (a build may replace such a
+    /// file), or when its schema predates the marks (it is read as it is:
+    /// an older index is not migrated just to be replaced).
     pub(crate) fn read(path: &Path) -> anyhow::Result<Carried> {
         if !path.is_file() {
             return Ok(Carried::default());
         }
-        let Ok(store) = Store::open(path) else { return Ok(Carried::default()) };
-        let c = &store.conn;
+        // Read as every reader reads (query_only, so closing it removes the
+        // -wal and -shm it opened), never migrated.
+        let Ok((c, _)) = super::open_read_only(path, &|_| {}) else { return Ok(Carried::default()) };
+        let ours = |c: &Connection| -> rusqlite::Result<bool> {
+            let id: i32 = c.query_row("PRAGMA application_id", [], |r| r.get(0))?;
+            let tables: i64 =
+                c.query_row("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'marks'", [], |r| {
+                    r.get(0)
+                })?;
+            Ok(id == super::APPLICATION_ID && tables == 1)
+        };
+        if !ours(&c).unwrap_or(false) {
+            return Ok(Carried::default());
+        }
+        let c = &c;
         let read = || -> rusqlite::Result<Carried> {
             Ok(Carried {
                 marks: collect(c, "SELECT paper_id, label, note, marked_at FROM marks", |r| {

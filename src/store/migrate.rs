@@ -69,6 +69,10 @@ mod tests {
             "vectors",
             "chunk_vectors",
             "fetch_responses",
+            "marks",
+            "mark_tags",
+            "watches",
+            "watch_seen",
         ] {
             let n: i64 = conn
                 .query_row("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?1", [table], |r| {

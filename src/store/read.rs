@@ -203,19 +203,11 @@ pub(crate) fn resolve_on(conn: &rusqlite::Connection, input: &str) -> anyhow::Re
     let input = input.trim();
     let normal = PaperId::parse(input).key();
     for candidate in [input, normal.as_str()] {
-        let paper: Option<String> = conn
-            .prepare_cached("SELECT id FROM papers WHERE id = ?1")?
-            .query_row([candidate], |r| r.get(0))
-            .optional()?;
-        if paper.is_some() {
-            return Ok(paper);
-        }
-        let alias: Option<String> = conn
-            .prepare_cached("SELECT paper_id FROM aliases WHERE alias = ?1")?
-            .query_row([candidate], |r| r.get(0))
-            .optional()?;
-        if alias.is_some() {
-            return Ok(alias);
+        for sql in ["SELECT id FROM papers WHERE id = ?1", "SELECT paper_id FROM aliases WHERE alias = ?1"] {
+            let id: Option<String> = conn.prepare_cached(sql)?.query_row([candidate], |r| r.get(0)).optional()?;
+            if id.is_some() {
+                return Ok(id);
+            }
         }
     }
     Ok(None)
