@@ -2,8 +2,10 @@
 //! commands' arguments here, a larger group's in a file of its own
 //! (`search.rs`: the retrieval flags of `search`, `eval` and `run`).
 
+mod export;
 mod search;
 
+pub use export::*;
 pub use search::*;
 
 use std::path::PathBuf;
@@ -58,6 +60,8 @@ pub enum Command {
     Bench(BenchArgs),
     /// Embed every paper that has no vector yet for the model (for --mode dense and hybrid)
     Embed(EmbedArgs),
+    /// Export papers as BibTeX, CSL-JSON, RIS or Paper JSON Lines: the ids given, the hits of --query, or the whole index
+    Export(ExportArgs),
 }
 
 /// Output formats.
@@ -100,7 +104,7 @@ pub struct IngestArgs {
     /// Input files (gzip-compressed or not)
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
-    /// Input format: auto, paper, beir, arxiv-oai, arxiv-atom, s2, s2-papers, s2-abstracts, s2-citations, openalex, edges
+    /// Input format: auto, paper, beir, arxiv-oai, arxiv-atom, s2, s2-papers, s2-abstracts, s2-citations, openalex, edges, bibtex, csl-json, ris
     #[arg(long, default_value = "auto", value_parser = parse_format)]
     pub format: FormatChoice,
     /// The paper a Semantic Scholar /references or /citations page belongs to

@@ -7,6 +7,7 @@ mod check;
 mod dupes;
 mod embed;
 mod eval;
+mod export;
 mod ingest;
 mod neighbors;
 mod paper;
@@ -62,6 +63,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Search(args) => search::validate(&args.search)?,
         Command::Eval(args) => search::validate(&args.search)?,
         Command::Run(args) => search::validate(&args.search)?,
+        Command::Export(args) => search::validate(&args.search)?,
         _ => {}
     }
     match cli.command {
@@ -78,6 +80,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Gen(args) => synth::run(&args, out),
         Command::Bench(args) => bench::run(&args, out),
         Command::Embed(args) => embed::run(&args, db.path(), out),
+        Command::Export(args) => export::run(&args, &open_for_reading(&db)?, out),
     }
 }
 

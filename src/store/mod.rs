@@ -23,6 +23,7 @@
 mod check;
 mod create;
 mod explain;
+mod export;
 pub mod fts5;
 mod graph;
 mod migrate;

@@ -178,11 +178,13 @@ impl Store {
 
     /// The canonical id of the paper a user named by its id or any alias, in
     /// any usual spelling (arXiv id with or without version or as a URL, DOI
-    /// in any case or as a URL, `CorpusId:N`, OpenAlex `W…` or URL, S2 sha).
+    /// in any case or as a URL, `CorpusId:N`, OpenAlex `W…` or URL, S2 sha,
+    /// or a citation key an imported library gave it, with or without `citekey:`).
     pub fn resolve(&self, input: &str) -> anyhow::Result<Option<String>> {
         let input = input.trim();
         let normal = PaperId::parse(input).key();
-        for candidate in [input, normal.as_str()] {
+        let citekey = PaperId::Citekey(input.to_string()).key();
+        for candidate in [input, normal.as_str(), citekey.as_str()] {
             if self.doc_of(candidate)?.is_some() {
                 return Ok(Some(candidate.to_string()));
             }
