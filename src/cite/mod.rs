@@ -123,8 +123,11 @@ impl<'w> Exporter<'w> {
                     authors: &e.authors,
                     references: &e.references,
                 };
-                serde_json::to_writer(&mut *self.out, &line)?;
-                self.out.write_all(b"\n")?;
+                // Serialised first: a closed pipe then surfaces as the plain
+                // `io::Error` the binary treats as success.
+                let mut text = serde_json::to_string(&line)?;
+                text.push('\n');
+                self.out.write_all(text.as_bytes())?;
             }
         }
         self.written += 1;

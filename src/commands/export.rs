@@ -6,7 +6,7 @@ use std::path::Path;
 use anyhow::Context;
 
 use crate::cli::ExportArgs;
-use litindex::cite::{self, CiteFormat};
+use litindex::cite;
 use litindex::search::search;
 use litindex::store::Store;
 

@@ -13,7 +13,7 @@ use std::process::Command;
 use biblatex::{Bibliography, ChunksExt};
 use serde_json::{Value, json};
 
-use crate::common::{Paper, data_required, litindex, skip_for_want_of, stderr, stdout};
+use crate::common::{Paper, litindex, skip_for_want_of, stderr, stdout};
 
 /// A paper of the test index, with what every format must give back.
 struct Expected {
@@ -168,7 +168,6 @@ fn bibtex_round_trips_through_the_biblatex_crate() {
 fn python(module: &str, script: &str, args: &[&Path]) -> Option<String> {
     let probe = Command::new("python3").args(["-c", &format!("import {module}")]).output();
     if !probe.is_ok_and(|o| o.status.success()) {
-        let _ = data_required;
         skip_for_want_of(&format!("python3 with `{module}` is not installed (pip install {module})"));
         return None;
     }
