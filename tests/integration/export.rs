@@ -31,6 +31,21 @@ struct Expected {
 
 const HARD_TITLE: &str = r"Sets {a, b} at 50% & $5: x_1 #2 ^ ~ \ back";
 
+/// A 2021 paper by Jan van der Berg with no abstract and no DOI, arXiv id or URL.
+fn plain() -> Expected {
+    Expected {
+        key: "",
+        id: "",
+        title: "",
+        abstract_: "",
+        year: Some(2021),
+        authors: vec![("van der Berg", "Jan")],
+        doi: None,
+        arxiv: None,
+        url: None,
+    }
+}
+
 fn expected() -> Vec<Expected> {
     // In id order: the order of a whole-index export.
     vec![
@@ -56,39 +71,10 @@ fn expected() -> Vec<Expected> {
             arxiv: Some("2101.00001"),
             url: Some("https://arxiv.org/abs/2101.00001"),
         },
-        Expected {
-            key: "vanderberg2021use",
-            id: "p3",
-            title: "On the Use of Graphs",
-            abstract_: "",
-            year: Some(2021),
-            authors: vec![("van der Berg", "Jan")],
-            doi: None,
-            arxiv: None,
-            url: None,
-        },
-        Expected {
-            key: "vanderberg2021usea",
-            id: "p4",
-            title: "The Use of Graphs, Again",
-            abstract_: "",
-            year: Some(2021),
-            authors: vec![("van der Berg", "Jan")],
-            doi: None,
-            arxiv: None,
-            url: None,
-        },
-        Expected {
-            key: "anonnd",
-            id: "p5",
-            title: "A",
-            abstract_: "",
-            year: None,
-            authors: vec![],
-            doi: None,
-            arxiv: None,
-            url: None,
-        },
+        // Two keys alike: the second gets `a`.
+        Expected { key: "vanderberg2021use", id: "p3", title: "On the Use of Graphs", ..plain() },
+        Expected { key: "vanderberg2021usea", id: "p4", title: "The Use of Graphs, Again", ..plain() },
+        Expected { key: "anonnd", id: "p5", title: "A", year: None, authors: vec![], ..plain() },
     ]
 }
 

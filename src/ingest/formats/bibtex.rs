@@ -12,30 +12,16 @@
 //! A malformed entry is one bad record located `file:LINE` at its `@`;
 //! reading goes on at the next line that starts with `@`.
 
-use std::collections::HashMap;
-use std::io::Read;
-
-use super::library::{LibraryEntry, year_in};
-use super::{FieldError, Input, Items, Located, MAX_JSON_DOCUMENT, ReadError, field_err, file_fault, record_error};
+use super::library::{LibraryEntry, read_whole, year_in};
+use super::{FieldError, Input, Items, Located, ReadError, field_err, record_error};
 use crate::cite::{latex, names};
 use crate::paper::{Item, PaperId};
+use std::collections::HashMap;
 
-pub fn read(mut input: Input) -> anyhow::Result<Items> {
-    let path = input.path.display().to_string();
-    let mut buf = Vec::new();
-    let n = (&mut input.reader)
-        .take(MAX_JSON_DOCUMENT + 1)
-        .read_to_end(&mut buf)
-        .map_err(|e| file_fault(&input.path, e))?;
-    anyhow::ensure!(
-        n as u64 <= MAX_JSON_DOCUMENT,
-        "{path} is a BibTeX file over {} MiB; split it",
-        MAX_JSON_DOCUMENT / 1024 / 1024
-    );
-    let text = String::from_utf8(buf)
-        .map_err(|e| anyhow::anyhow!("{path}: invalid UTF-8 at byte offset {}", e.utf8_error().valid_up_to()))?;
+pub fn read(input: Input) -> anyhow::Result<Items> {
+    let (path, text) = read_whole(input, "BibTeX")?;
     let mut out: Vec<Result<Located, ReadError>> = Vec::new();
-    let mut parser = Parser { text: text.trim_start_matches('\u{feff}'), pos: 0, macros: HashMap::new() };
+    let mut parser = Parser { text: &text, pos: 0, macros: HashMap::new() };
     while let Some(start) = parser.next_entry() {
         let loc = format!("{path}:{}", parser.line_of(start));
         match parser.entry() {

@@ -9,33 +9,18 @@
 //! `abstract`; other fields are ignored. Each item is located `file:LINE`,
 //! the line where it starts.
 
-use std::io::Read;
-
 use serde_json::{Map, Value};
 
-use super::library::{LibraryEntry, arxiv_prefixed, year_in};
+use super::library::{LibraryEntry, arxiv_prefixed, read_whole, year_in};
 use super::{
-    FieldError, Input, Items, Located, MAX_JSON_DOCUMENT, ReadError, field_err, file_fault, kind, object, opt_str,
-    record_error,
+    FieldError, Input, Items, Located, ReadError, collapse_ws, field_err, kind, object, opt_str, record_error,
 };
 use crate::cite::names;
 use crate::paper::Item;
 
-pub fn read(mut input: Input) -> anyhow::Result<Items> {
-    let path = input.path.display().to_string();
-    let mut buf = Vec::new();
-    let n = (&mut input.reader)
-        .take(MAX_JSON_DOCUMENT + 1)
-        .read_to_end(&mut buf)
-        .map_err(|e| file_fault(&input.path, e))?;
-    anyhow::ensure!(
-        n as u64 <= MAX_JSON_DOCUMENT,
-        "{path} is a CSL-JSON document over {} MiB; split it",
-        MAX_JSON_DOCUMENT / 1024 / 1024
-    );
-    let text = std::str::from_utf8(&buf)
-        .map_err(|e| anyhow::anyhow!("{path}: invalid UTF-8 at byte offset {}", e.valid_up_to()))?;
-    let text = text.trim_start_matches('\u{feff}');
+pub fn read(input: Input) -> anyhow::Result<Items> {
+    let (path, text) = read_whole(input, "CSL-JSON")?;
+    let text = text.as_str();
     let not_csl = |e: serde_json::Error| {
         anyhow::anyhow!("{path}: not valid csl-json JSON at line {}, column {}: {e}", e.line(), e.column())
     };
@@ -88,34 +73,32 @@ fn element_starts(text: &str) -> Vec<usize> {
 }
 
 fn item(obj: &Map<String, Value>) -> Result<LibraryEntry, FieldError> {
-    let mut e = LibraryEntry::default();
-    e.key = match (obj.get("citation-key"), obj.get("id")) {
+    let key = match (obj.get("citation-key"), obj.get("id")) {
         (Some(Value::String(k)), _) if !k.trim().is_empty() => Some(k.clone()),
         (_, Some(Value::String(k))) => Some(k.clone()),
         (_, Some(Value::Number(n))) => Some(n.to_string()),
         (_, None | Some(Value::Null)) => None,
         (_, Some(v)) => return Err(field_err("id", format!("expected a string or a number, got {}", kind(v)))),
     };
-    e.title = match obj.get("title") {
-        Some(Value::String(s)) => collapse(s),
+    let title = match obj.get("title") {
+        Some(Value::String(s)) => collapse_ws(s),
         None | Some(Value::Null) => return Err(field_err("title", "is required")),
         Some(v) => return Err(field_err("title", format!("expected a string, got {}", kind(v)))),
     };
-    e.abstract_ = collapse(&opt_str(obj, "abstract")?);
-    e.authors = authors(obj)?;
-    e.year = issued(obj)?;
+    let mut e = LibraryEntry {
+        key,
+        title,
+        abstract_: collapse_ws(&opt_str(obj, "abstract")?),
+        authors: authors(obj)?,
+        year: issued(obj)?,
+        ids: Vec::new(),
+    };
     e.add_doi("DOI", &opt_str(obj, "DOI")?)?;
     e.add_url(&opt_str(obj, "URL")?);
-    if let Some(Value::String(number)) = obj.get("number") {
-        if let Some(id) = arxiv_prefixed(number) {
-            e.add_id(id);
-        }
+    if let Some(id) = obj.get("number").and_then(Value::as_str).and_then(arxiv_prefixed) {
+        e.add_id(id);
     }
     Ok(e)
-}
-
-fn collapse(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// `author[]` as display names: `given dropping-particle non-dropping-particle family suffix`, or `literal`.
@@ -134,7 +117,7 @@ fn authors(obj: &Map<String, Value>) -> Result<Vec<String>, FieldError> {
         let part = |k: &str| -> Result<String, FieldError> {
             match name.get(k) {
                 None | Some(Value::Null) => Ok(String::new()),
-                Some(Value::String(s)) => Ok(collapse(s)),
+                Some(Value::String(s)) => Ok(collapse_ws(s)),
                 Some(v) => Err(field_err(F, format!("item {i}: `{k}`: expected a string, got {}", kind(v)))),
             }
         };

@@ -8,8 +8,32 @@
 //! Semantic Scholar or OpenAlex. An entry with no key (RIS without `ID`)
 //! takes its strongest id as its own.
 
-use super::{FieldError, field_err};
+use std::io::Read;
+
+use super::{FieldError, Input, MAX_JSON_DOCUMENT, field_err, file_fault};
 use crate::paper::{PaperId, Record};
+
+/// The whole text of a library file `what` (at most [`MAX_JSON_DOCUMENT`]
+/// bytes, UTF-8, a byte-order mark dropped), and its path for locations.
+pub(crate) fn read_whole(mut input: Input, what: &str) -> anyhow::Result<(String, String)> {
+    let path = input.path.display().to_string();
+    let mut buf = Vec::new();
+    let n = (&mut input.reader)
+        .take(MAX_JSON_DOCUMENT + 1)
+        .read_to_end(&mut buf)
+        .map_err(|e| file_fault(&input.path, e))?;
+    anyhow::ensure!(
+        n as u64 <= MAX_JSON_DOCUMENT,
+        "{path} is a {what} file over {} MiB; split it",
+        MAX_JSON_DOCUMENT / 1024 / 1024
+    );
+    let mut text = String::from_utf8(buf)
+        .map_err(|e| anyhow::anyhow!("{path}: invalid UTF-8 at byte offset {}", e.utf8_error().valid_up_to()))?;
+    if text.starts_with('\u{feff}') {
+        text.drain(..'\u{feff}'.len_utf8());
+    }
+    Ok((path, text))
+}
 
 /// One entry as a library format reads it, text already decoded.
 #[derive(Debug, Default)]
