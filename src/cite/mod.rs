@@ -10,9 +10,9 @@
 
 mod bibtex;
 mod csl;
-pub mod key;
-pub mod latex;
-pub mod names;
+pub(crate) mod key;
+pub(crate) mod latex;
+pub(crate) mod names;
 mod ris;
 
 use std::io::Write;
