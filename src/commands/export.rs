@@ -59,6 +59,16 @@ fn write_atomically(path: &Path, write: impl FnOnce(&mut dyn Write) -> anyhow::R
     let n = write(&mut buf).with_context(|| format!("cannot write {}", path.display()))?;
     let tmp =
         buf.into_inner().map_err(|e| e.into_error()).with_context(|| format!("cannot write {}", path.display()))?;
+    // A temporary file is private (0600); the export gets the mode of the
+    // file it replaces, or the usual 0644.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(path).map_or(0o644, |m| m.permissions().mode() & 0o7777);
+        tmp.as_file()
+            .set_permissions(std::fs::Permissions::from_mode(mode))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
     tmp.as_file().sync_all().with_context(|| format!("cannot write {}", path.display()))?;
     tmp.persist(path).map_err(|e| e.error).with_context(|| format!("cannot write {}", path.display()))?;
     Ok(n)

@@ -193,6 +193,12 @@ fn csl_json_is_valid_against_the_official_schema_and_round_trips() {
     let o = litindex().arg("--db").arg(&db).args(["export", "--format", "csl-json", "-o"]).arg(&out).output().unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains("wrote 5 papers"), "{}", stderr(&o));
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = fs::metadata(&out).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o644, "not the temporary file's private mode");
+    }
     let schema = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/csl/csl-data.json");
     let script = "import json, sys, jsonschema\n\
         schema = json.load(open(sys.argv[1], encoding='utf-8'))\n\
