@@ -74,7 +74,22 @@ fn command(chars: &[char], i: usize, out: &mut String) -> usize {
     if let Some(mark) = word_accent(&name) {
         return accented(chars, j, mark, out);
     }
-    let text = match name.as_str() {
+    let text = word_text(&name).unwrap_or(&name);
+    out.push_str(text);
+    // A control word eats the spaces after it.
+    let mut k = after;
+    if after == j {
+        while chars.get(k) == Some(&' ') {
+            k += 1;
+        }
+    }
+    k
+}
+
+/// What a text command without an argument stands for (formatting
+/// commands such as `\emph` stand for nothing: their argument is the text).
+fn word_text(name: &str) -> Option<&'static str> {
+    Some(match name {
         "textbackslash" => "\\",
         "textasciicircum" => "^",
         "textasciitilde" => "~",
@@ -96,21 +111,11 @@ fn command(chars: &[char], i: usize, out: &mut String) -> usize {
         "L" => "Ł",
         "i" => "ı",
         "j" => "ȷ",
-        // Formatting commands: their argument is the text.
         "emph" | "textit" | "textbf" | "textsc" | "textrm" | "texttt" | "mathrm" | "url" | "href" | "NoCaseChange" => {
             ""
         }
-        other => other,
-    };
-    out.push_str(text);
-    // A control word eats the spaces after it.
-    let mut k = after;
-    if after == j {
-        while chars.get(k) == Some(&' ') {
-            k += 1;
-        }
-    }
-    k
+        _ => return None,
+    })
 }
 
 /// The combining mark of a one-symbol accent command (`\'`, `\"`, …).
@@ -153,12 +158,17 @@ fn accented(chars: &[char], mut i: usize, mark: char, out: &mut String) -> usize
     }
     let mut base = String::new();
     if chars.get(i) == Some(&'\\') {
-        // `\'{\i}`: a dotless i under the accent.
-        i = command(chars, i + 1, &mut base);
-        base = match base.as_str() {
-            "ı" => "i".into(),
-            "ȷ" => "j".into(),
-            _ => base,
+        // `\'{\i}`: a dotless i under the accent. Only a word command is
+        // read here, never another accent, so no input nests the decoder.
+        let start = i + 1;
+        i = start;
+        while i < chars.len() && chars[i].is_ascii_alphabetic() {
+            i += 1;
+        }
+        let name: String = chars[start..i].iter().collect();
+        base = match name.as_str() {
+            "i" | "j" => name.clone(),
+            other => word_text(other).unwrap_or(other).to_string(),
         };
     } else if let Some(&c) = chars.get(i).filter(|c| **c != '}') {
         base.push(c);
@@ -197,5 +207,15 @@ mod tests {
         assert_eq!(decode(r#"na\"{\i}ve"#), "naïve");
         assert_eq!(decode(r"{{Deep}} {L}earning~for \emph{all}"), "Deep Learning for all");
         assert_eq!(decode(r"\ss{}e \ss ig"), "ße ßig");
+        assert_eq!(decode(r"\unknown{x}"), "unknownx", "an unknown command keeps its name");
+    }
+
+    #[test]
+    fn hostile_values_neither_panic_nor_nest() {
+        let deep = r"\'".repeat(200_000) + "e";
+        assert!(!decode(&deep).is_empty());
+        for s in [r"\", r"\'", r"{\'", r"\c", r"\c{", r"\'{\", "{{{{", "}}}}", r"\\\"] {
+            let _ = decode(s);
+        }
     }
 }

@@ -21,7 +21,7 @@ use std::collections::HashMap;
 pub fn read(input: Input) -> anyhow::Result<Items> {
     let (path, text) = read_whole(input, "BibTeX")?;
     let mut out: Vec<Result<Located, ReadError>> = Vec::new();
-    let mut parser = Parser { text: &text, pos: 0, macros: HashMap::new() };
+    let mut parser = Parser { text: &text, pos: 0, macros: HashMap::new(), counted: (0, 1) };
     while let Some(start) = parser.next_entry() {
         let loc = format!("{path}:{}", parser.line_of(start));
         match parser.entry() {
@@ -57,11 +57,18 @@ struct Parser<'a> {
     text: &'a str,
     pos: usize,
     macros: HashMap<String, String>,
+    /// A position and its line.
+    counted: (usize, usize),
 }
 
 impl Parser<'_> {
-    fn line_of(&self, pos: usize) -> usize {
-        self.text[..pos].bytes().filter(|&b| b == b'\n').count() + 1
+    /// The line of `pos`, counted on from the last position asked about
+    /// (entries come in order, so a whole file is counted once).
+    fn line_of(&mut self, pos: usize) -> usize {
+        let (from, line) = if pos >= self.counted.0 { self.counted } else { (0, 1) };
+        let line = line + self.text[from..pos].bytes().filter(|&b| b == b'\n').count();
+        self.counted = (pos, line);
+        line
     }
 
     fn peek(&self) -> Option<u8> {

@@ -30,9 +30,13 @@ pub fn read(input: Input) -> anyhow::Result<Items> {
         item => (vec![item], vec![text.len() - text.trim_start().len()]),
     };
     let mut out: Vec<Result<Located, ReadError>> = Vec::with_capacity(items.len());
+    // Lines counted on from one item to the next: the text is counted once.
+    let (mut counted, mut line) = (0usize, 1usize);
     for (i, value) in items.into_iter().enumerate() {
-        let offset = starts.get(i).copied().unwrap_or(0);
-        let loc = format!("{path}:{}", text[..offset].bytes().filter(|&b| b == b'\n').count() + 1);
+        let offset = starts.get(i).copied().unwrap_or(counted).max(counted);
+        line += text[counted..offset].bytes().filter(|&b| b == b'\n').count();
+        counted = offset;
+        let loc = format!("{path}:{line}");
         let result = object(value).and_then(|obj| item(&obj)).and_then(|e| e.into_record("csl-json", "id"));
         out.push(result.map(|r| (Item::Record(r), loc.clone())).map_err(|(f, m)| record_error(&loc, f, m)));
     }
