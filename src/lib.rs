@@ -9,6 +9,8 @@
 //! [`embed`]) hits and the papers a citation walk ([`graph`]) reaches from
 //! them, and explains every score; [`eval`] measures it on judged queries.
 //! [`Store::check`](store::Store::check) verifies a file's invariants.
+//! [`cite`] writes papers as BibTeX, CSL-JSON, RIS or Paper JSON Lines;
+//! `ingest` reads the first three back as reference libraries.
 //!
 //! The library never prints: notes reach the caller through callbacks
 //! ([`store::Notes`]), progress through [`ingest::Progress`]. The command
@@ -20,6 +22,7 @@ pub mod analyzer;
 pub mod bench;
 pub mod bm25;
 pub mod candidate;
+pub mod cite;
 pub mod embed;
 pub mod eval;
 pub mod evidence;

@@ -3,11 +3,13 @@
 //! (`search.rs`: the retrieval flags of `search`, `eval` and `run`).
 
 mod explore;
+mod export;
 mod fetch;
 mod marks;
 mod search;
 
 pub use explore::*;
+pub use export::*;
 pub use fetch::*;
 pub use marks::*;
 pub use search::*;
@@ -80,6 +82,8 @@ pub enum Command {
     EvalEvidence(EvalEvidenceArgs),
     /// Fetch papers from OpenAlex, Semantic Scholar and arXiv into the index (cached, resumable)
     Fetch(FetchArgs),
+    /// Export papers as BibTeX, CSL-JSON, RIS or Paper JSON Lines: the ids given, the hits of --query, or the whole index
+    Export(ExportArgs),
 }
 
 /// Output formats.
@@ -122,7 +126,7 @@ pub struct IngestArgs {
     /// Input files (gzip-compressed or not)
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
-    /// Input format: auto, paper, beir, arxiv-oai, arxiv-atom, s2, s2-papers, s2-abstracts, s2-citations, openalex, edges
+    /// Input format: auto, paper, beir, arxiv-oai, arxiv-atom, s2, s2-papers, s2-abstracts, s2-citations, openalex, edges, bibtex, csl-json, ris
     #[arg(long, default_value = "auto", value_parser = parse_format)]
     pub format: FormatChoice,
     /// The paper a Semantic Scholar /references or /citations page belongs to

@@ -8,6 +8,7 @@ mod dupes;
 mod embed;
 mod eval;
 mod eval_evidence;
+mod export;
 mod fetch;
 mod gaps;
 mod ingest;
@@ -75,6 +76,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
             marks::validate_feedback(&args.feedback_tuning)?
         }
         Command::Run(args) => search::validate(&args.search)?,
+        Command::Export(args) => search::validate(&args.search)?,
         _ => {}
     }
     match cli.command {
@@ -99,6 +101,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Gaps(args) => gaps::run(&args, &open_for_reading(&db)?, out),
         Command::EvalEvidence(args) => eval_evidence::run(&args, &open_for_reading(&db)?, out),
         Command::Fetch(args) => fetch::run(&args, db.path(), out),
+        Command::Export(args) => export::run(&args, &open_for_reading(&db)?, out),
     }
 }
 

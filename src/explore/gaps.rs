@@ -33,7 +33,7 @@ pub fn gaps(store: &Store, from: Option<&[String]>, limit: u64) -> anyhow::Resul
         let mut out = Vec::new();
         for (id, cited_by) in store.dangling_targets(from, limit)? {
             let aliases = store
-                .aliases_of(&id)?
+                .alias_kinds_of(&id)?
                 .into_iter()
                 .filter(|(alias, _)| *alias != id)
                 .map(|(alias, kind)| format!("{kind}:{alias}"))

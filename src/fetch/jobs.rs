@@ -140,7 +140,7 @@ pub(crate) fn id_jobs(ids: &[String]) -> anyhow::Result<Vec<Job>> {
             PaperId::Arxiv(a) => arxiv.push(a),
             PaperId::CorpusId(n) => s2.push(format!("CorpusId:{n}")),
             PaperId::S2(sha) => s2.push(sha),
-            PaperId::Own(_) => anyhow::bail!(
+            PaperId::Own(_) | PaperId::Citekey(_) => anyhow::bail!(
                 "`{raw}` is not an id fetch can look up (known: doi:10.…, arXiv:2101.00001, W2741809807, \
                  CorpusId:123, a Semantic Scholar paper sha)"
             ),

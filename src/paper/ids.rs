@@ -7,7 +7,7 @@
 //! stored in the `aliases` table and used as a graph node.
 //!
 //! Canonical-id priority (best first): arXiv > DOI > CorpusId > OpenAlex >
-//! S2 sha > the record's own id.
+//! S2 sha > the record's own id > a reference manager's citation key.
 
 use std::fmt;
 
@@ -29,6 +29,10 @@ pub enum PaperId {
     S2(String),
     /// An id with no recognised shape, kept verbatim (BEIR `_id`, Paper `id`).
     Own(String),
+    /// A reference manager's citation key (a BibTeX entry key, a CSL-JSON or
+    /// RIS `ID`), verbatim; its alias key is `citekey:KEY`, so it never
+    /// collides with an `Own` id of the same spelling.
+    Citekey(String),
 }
 
 impl PaperId {
@@ -41,6 +45,7 @@ impl PaperId {
             PaperId::OpenAlex(_) => 3,
             PaperId::S2(_) => 4,
             PaperId::Own(_) => 5,
+            PaperId::Citekey(_) => 6,
         }
     }
 
@@ -53,6 +58,7 @@ impl PaperId {
             PaperId::OpenAlex(_) => "openalex",
             PaperId::S2(_) => "s2",
             PaperId::Own(_) => "own",
+            PaperId::Citekey(_) => "citekey",
         }
     }
 
@@ -62,6 +68,7 @@ impl PaperId {
         match self {
             PaperId::Arxiv(s) | PaperId::Doi(s) | PaperId::OpenAlex(s) | PaperId::S2(s) | PaperId::Own(s) => s.clone(),
             PaperId::CorpusId(n) => format!("CorpusId:{n}"),
+            PaperId::Citekey(k) => format!("{CITEKEY_PREFIX}{k}"),
         }
     }
 
@@ -87,7 +94,26 @@ impl PaperId {
         if is_sha(s) {
             return PaperId::S2(s.to_ascii_lowercase());
         }
+        if let Some(k) = s.strip_prefix(CITEKEY_PREFIX).filter(|k| !k.trim().is_empty()) {
+            return PaperId::Citekey(k.trim().to_string());
+        }
         PaperId::Own(s.to_string())
+    }
+
+    /// The id an `aliases` row holds: its `kind` and `alias` key; `None`
+    /// for a kind this litindex does not know.
+    pub fn from_alias(kind: &str, alias: &str) -> Option<PaperId> {
+        let s = alias.to_string();
+        Some(match kind {
+            "arxiv" => PaperId::Arxiv(s),
+            "doi" => PaperId::Doi(s),
+            "corpusid" => PaperId::CorpusId(corpus_id(alias)?),
+            "openalex" => PaperId::OpenAlex(s),
+            "s2" => PaperId::S2(s),
+            "own" => PaperId::Own(s),
+            "citekey" => PaperId::Citekey(alias.strip_prefix(CITEKEY_PREFIX)?.to_string()),
+            _ => return None,
+        })
     }
 
     /// An arXiv id in any spelling, with its version when one was given.
@@ -115,6 +141,9 @@ impl PaperId {
         is_sha(s).then(|| PaperId::S2(s.to_ascii_lowercase()))
     }
 }
+
+/// What a citation key's alias key starts with.
+pub const CITEKEY_PREFIX: &str = "citekey:";
 
 impl Default for PaperId {
     fn default() -> Self {
@@ -292,6 +321,20 @@ mod tests {
     fn anything_else_is_kept_verbatim() {
         for s in ["p001", "1", "4983", "ext:vaswani2017", "2101.0001x", "1234.56789.1", "W12abc", "10.1145"] {
             assert_eq!(PaperId::parse(s), PaperId::Own(s.into()), "{s}");
+        }
+    }
+
+    #[test]
+    fn citekeys_have_their_own_namespace() {
+        let k = PaperId::Citekey("vaswani2017attention".into());
+        assert_eq!(k.key(), "citekey:vaswani2017attention");
+        assert_eq!(k.kind(), "citekey");
+        assert_eq!(PaperId::parse("citekey:vaswani2017attention"), k, "the key parses back");
+        assert_eq!(PaperId::parse("vaswani2017attention"), PaperId::Own("vaswani2017attention".into()));
+        assert_eq!(PaperId::parse("citekey:"), PaperId::Own("citekey:".into()));
+        assert!(k.priority() > PaperId::Own("x".into()).priority(), "the weakest id");
+        for id in [k, PaperId::CorpusId(7), PaperId::Doi("10.1/x".into()), PaperId::Own("citekey".into())] {
+            assert_eq!(PaperId::from_alias(id.kind(), &id.key()), Some(id.clone()), "{id}");
         }
     }
 

@@ -107,7 +107,7 @@ impl Store {
     }
 
     /// The aliases stored for `id` (as an alias or as a paper id), with their kinds.
-    pub fn aliases_of(&self, id: &str) -> anyhow::Result<Vec<(String, String)>> {
+    pub fn alias_kinds_of(&self, id: &str) -> anyhow::Result<Vec<(String, String)>> {
         let mut stmt = self
             .conn
             .prepare_cached("SELECT alias, kind FROM aliases WHERE paper_id = ?1 OR alias = ?1 ORDER BY kind, alias")?;

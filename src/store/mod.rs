@@ -26,6 +26,7 @@ mod explain;
 mod explore;
 mod filter;
 pub use explore::Shared;
+mod export;
 pub mod fetch;
 pub mod fts5;
 mod graph;

@@ -191,7 +191,8 @@ impl Store {
 
     /// The canonical id of the paper a user named by its id or any alias, in
     /// any usual spelling (arXiv id with or without version or as a URL, DOI
-    /// in any case or as a URL, `CorpusId:N`, OpenAlex `W…` or URL, S2 sha).
+    /// in any case or as a URL, `CorpusId:N`, OpenAlex `W…` or URL, S2 sha,
+    /// or a citation key an imported library gave it, with or without `citekey:`).
     pub fn resolve(&self, input: &str) -> anyhow::Result<Option<String>> {
         resolve_on(&self.conn, input)
     }
@@ -202,7 +203,8 @@ impl Store {
 pub(crate) fn resolve_on(conn: &rusqlite::Connection, input: &str) -> anyhow::Result<Option<String>> {
     let input = input.trim();
     let normal = PaperId::parse(input).key();
-    for candidate in [input, normal.as_str()] {
+    let citekey = PaperId::Citekey(input.to_string()).key();
+    for candidate in [input, normal.as_str(), citekey.as_str()] {
         for sql in ["SELECT id FROM papers WHERE id = ?1", "SELECT paper_id FROM aliases WHERE alias = ?1"] {
             let id: Option<String> = conn.prepare_cached(sql)?.query_row([candidate], |r| r.get(0)).optional()?;
             if id.is_some() {

@@ -8,10 +8,14 @@
 mod arxiv_atom;
 mod arxiv_oai;
 mod beir;
+mod bibtex;
+mod csl_json;
 mod edges;
+mod library;
 mod mock;
 mod openalex;
 mod paper;
+mod ris;
 mod s2;
 mod s2_bulk;
 
@@ -55,10 +59,13 @@ pub enum Format {
     S2Citations,
     OpenAlex,
     Edges,
+    Bibtex,
+    CslJson,
+    Ris,
 }
 
 impl Format {
-    pub const ALL: [Format; 10] = [
+    pub const ALL: [Format; 13] = [
         Format::Paper,
         Format::Beir,
         Format::ArxivOai,
@@ -69,6 +76,9 @@ impl Format {
         Format::S2Citations,
         Format::OpenAlex,
         Format::Edges,
+        Format::Bibtex,
+        Format::CslJson,
+        Format::Ris,
     ];
 
     pub fn name(self) -> &'static str {
@@ -83,6 +93,9 @@ impl Format {
             Format::S2Citations => "s2-citations",
             Format::OpenAlex => "openalex",
             Format::Edges => "edges",
+            Format::Bibtex => "bibtex",
+            Format::CslJson => "csl-json",
+            Format::Ris => "ris",
         }
     }
 }
@@ -200,6 +213,9 @@ pub fn read(format: Format, input: Input, opts: &FormatOptions) -> anyhow::Resul
         Format::S2Citations => Ok(s2_bulk::read_citations(input, opts)),
         Format::OpenAlex => openalex::read(input),
         Format::Edges => Ok(edges::read(input)),
+        Format::Bibtex => bibtex::read(input),
+        Format::CslJson => csl_json::read(input),
+        Format::Ris => Ok(ris::read(input)),
     }
 }
 
@@ -211,6 +227,9 @@ pub(crate) fn sniff(input: &mut Input) -> anyhow::Result<Format> {
     let trimmed = head.trim_start_matches('\u{feff}').trim_start();
     if trimmed.is_empty() {
         anyhow::bail!("{path} is empty");
+    }
+    if let Some(f) = sniff_library(trimmed) {
+        return Ok(f);
     }
     if trimmed.starts_with('<') {
         if trimmed.contains("http://www.w3.org/2005/Atom") {
@@ -240,6 +259,24 @@ pub(crate) fn sniff(input: &mut Input) -> anyhow::Result<Format> {
         }
     }
     anyhow::bail!("cannot tell the format of {path}; pass --format")
+}
+
+/// A reference library: BibTeX (its first line that is not a `%` comment
+/// starts with `@`), RIS (it starts with a `TY  - ` line) or CSL-JSON (a
+/// JSON array or object with CSL's own keys near the start).
+fn sniff_library(head: &str) -> Option<Format> {
+    let first = head.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with('%'))?;
+    if first.starts_with('@') && first[1..].trim_start().starts_with(|c: char| c.is_ascii_alphabetic()) {
+        return Some(Format::Bibtex);
+    }
+    if first.starts_with("TY  -") {
+        return Some(Format::Ris);
+    }
+    let csl_keys = ["\"citation-key\"", "\"issued\"", "\"container-title\"", "\"date-parts\""];
+    if (head.starts_with('[') || head.starts_with('{')) && csl_keys.iter().any(|k| head.contains(k)) {
+        return Some(Format::CslJson);
+    }
+    None
 }
 
 /// The format whose records have these keys.

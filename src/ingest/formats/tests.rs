@@ -17,7 +17,7 @@ fn format_names_round_trip() {
     for f in Format::ALL {
         assert_eq!(f.name().parse::<Format>().unwrap(), f);
     }
-    assert!("bibtex".parse::<Format>().is_err());
+    assert!("endnote".parse::<Format>().is_err());
 }
 
 #[test]
@@ -46,6 +46,9 @@ fn sniff_recognises_every_fixture() {
         ("openalex_list.json", Format::OpenAlex),
         ("openalex_works.jsonl", Format::OpenAlex),
         ("edges.tsv", Format::Edges),
+        ("library.bib", Format::Bibtex),
+        ("library.ris", Format::Ris),
+        ("library_csl.json", Format::CslJson),
     ];
     let mut wrong = Vec::new();
     for (name, format) in expected {
@@ -87,6 +90,9 @@ fn every_fixture_parses_cleanly_through_read() {
         "openalex_list.json",
         "openalex_works.jsonl",
         "edges.tsv",
+        "library.bib",
+        "library.ris",
+        "library_csl.json",
     ];
     for name in names {
         let mut input = open_input(&fixture(name)).unwrap();

@@ -1,0 +1,54 @@
+//! The BibTeX writer: one `@misc` entry per paper (litindex keeps no venue
+//! or entry type), text fields LaTeX-escaped, the title's case protected by
+//! a second pair of braces, `doi`, `eprint` + `archivePrefix` and `url`
+//! verbatim, authors `Last, First` joined by `and`.
+
+use std::io::{self, Write};
+
+use super::{Entry, latex, names};
+
+pub(super) fn write(out: &mut dyn Write, e: &Entry, first: bool) -> io::Result<()> {
+    if !first {
+        out.write_all(b"\n")?;
+    }
+    writeln!(out, "@misc{{{},", e.key)?;
+    writeln!(out, "  title = {{{{{}}}}},", latex::escape(&e.title))?;
+    if !e.authors.is_empty() {
+        let authors: Vec<String> = e.authors.iter().map(|a| author(a)).collect();
+        writeln!(out, "  author = {{{}}},", authors.join(" and "))?;
+    }
+    if let Some(y) = e.year {
+        writeln!(out, "  year = {{{y}}},")?;
+    }
+    if let Some(doi) = &e.doi {
+        writeln!(out, "  doi = {{{}}},", verbatim(doi))?;
+    }
+    if let Some(arxiv) = &e.arxiv {
+        writeln!(out, "  eprint = {{{}}},", verbatim(arxiv))?;
+        writeln!(out, "  archivePrefix = {{arXiv}},")?;
+    }
+    if let Some(url) = &e.url {
+        writeln!(out, "  url = {{{}}},", verbatim(url))?;
+    }
+    if !e.abstract_.is_empty() {
+        writeln!(out, "  abstract = {{{}}},", latex::escape(&e.abstract_))?;
+    }
+    writeln!(out, "}}")
+}
+
+/// One author as `Last, First` (just `Last` for a one-word name), escaped;
+/// a part holding the word `and` is braced so it does not split the list.
+fn author(name: &str) -> String {
+    let n = names::split(name);
+    let part = |s: &str| {
+        let s = latex::escape(s);
+        if s.split(' ').any(|w| w.eq_ignore_ascii_case("and")) { format!("{{{s}}}") } else { s }
+    };
+    if n.given.is_empty() { part(&n.family) } else { format!("{}, {}", part(&n.family), part(&n.given)) }
+}
+
+/// A verbatim field (DOI, eprint, URL) with the braces that would end it
+/// dropped: DOIs and URLs do not hold them.
+fn verbatim(s: &str) -> String {
+    s.chars().filter(|c| !matches!(c, '{' | '}' | '\n' | '\r')).collect()
+}

@@ -1,0 +1,39 @@
+//! The RIS writer: `TY  - GEN` (litindex keeps no entry type), `ID` the
+//! key, `TI`, one `AU  - Last, First` per author, `PY`, `DO`, `UR`, the
+//! arXiv id as `AN  - arXiv:ID`, `AB`, `ER`. RIS is one field per line, so a
+//! line break inside a value is written as a space.
+
+use std::io::{self, Write};
+
+use super::{Entry, names};
+
+pub(super) fn write(out: &mut dyn Write, e: &Entry) -> io::Result<()> {
+    let mut field = |tag: &str, value: &str| writeln!(out, "{tag}  - {}", one_line(value));
+    field("TY", "GEN")?;
+    field("ID", &e.key)?;
+    field("TI", &e.title)?;
+    for a in &e.authors {
+        let n = names::split(a);
+        if n.given.is_empty() { field("AU", &n.family)? } else { field("AU", &format!("{}, {}", n.family, n.given))? }
+    }
+    if let Some(y) = e.year {
+        field("PY", &y.to_string())?;
+    }
+    if let Some(doi) = &e.doi {
+        field("DO", doi)?;
+    }
+    if let Some(url) = &e.url {
+        field("UR", url)?;
+    }
+    if let Some(arxiv) = &e.arxiv {
+        field("AN", &format!("arXiv:{arxiv}"))?;
+    }
+    if !e.abstract_.is_empty() {
+        field("AB", &e.abstract_)?;
+    }
+    writeln!(out, "ER  - ")
+}
+
+fn one_line(s: &str) -> String {
+    s.chars().map(|c| if matches!(c, '\n' | '\r') { ' ' } else { c }).collect()
+}

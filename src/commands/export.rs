@@ -1,0 +1,75 @@
+//! `litindex export`: papers as BibTeX, CSL-JSON, RIS or Paper JSON Lines.
+
+use std::io::{BufWriter, Write};
+use std::path::Path;
+
+use anyhow::Context;
+
+use crate::cli::ExportArgs;
+use litindex::cite;
+use litindex::search::search;
+use litindex::store::Store;
+
+pub fn run(args: &ExportArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result<()> {
+    let ids = match &args.query {
+        Some(query) => {
+            let index = super::search::load_semantic(&args.search, store)?;
+            let result = search(store, &args.search.request(query, args.limit), index.as_ref())?;
+            Some(result.ranked.into_iter().map(|h| h.id).collect())
+        }
+        None if !args.ids.is_empty() => Some(resolve(store, &args.ids)?),
+        None => None,
+    };
+    let format = args.format.cite();
+    let write = |out: &mut dyn Write| match &ids {
+        Some(ids) => cite::export_ids(store, ids, format, out),
+        None => cite::export_all(store, format, out),
+    };
+    match &args.output {
+        None => {
+            write(out)?;
+        }
+        Some(path) => {
+            let n = write_atomically(path, write)?;
+            eprintln!("litindex: wrote {n} paper{} to {}", if n == 1 { "" } else { "s" }, path.display());
+        }
+    }
+    Ok(())
+}
+
+/// The canonical ids of `inputs`, each named by any alias; an unknown one is an error naming it.
+fn resolve(store: &Store, inputs: &[String]) -> anyhow::Result<Vec<String>> {
+    inputs
+        .iter()
+        .map(|input| {
+            store.resolve(input)?.with_context(|| format!("unknown paper id `{input}` in {}", store.path().display()))
+        })
+        .collect()
+}
+
+/// Writes through `write` into a temporary file beside `path`, renamed onto
+/// `path` only when every paper is written: a failure leaves `path` as it was.
+fn write_atomically(path: &Path, write: impl FnOnce(&mut dyn Write) -> anyhow::Result<usize>) -> anyhow::Result<usize> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let tmp = tempfile::NamedTempFile::new_in(dir).with_context(|| format!("cannot write in {}", dir.display()))?;
+    let mut buf = BufWriter::new(tmp);
+    let n = write(&mut buf).with_context(|| format!("cannot write {}", path.display()))?;
+    let tmp =
+        buf.into_inner().map_err(|e| e.into_error()).with_context(|| format!("cannot write {}", path.display()))?;
+    // A temporary file is private (0600); the export gets the mode of the
+    // file it replaces, or the usual 0644.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(path).map_or(0o644, |m| m.permissions().mode() & 0o7777);
+        tmp.as_file()
+            .set_permissions(std::fs::Permissions::from_mode(mode))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    tmp.as_file().sync_all().with_context(|| format!("cannot write {}", path.display()))?;
+    tmp.persist(path).map_err(|e| e.error).with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(n)
+}
