@@ -26,6 +26,7 @@ pub mod failpoint;
 pub(crate) mod fields;
 pub mod graph;
 pub mod ingest;
+pub mod names;
 pub mod paper;
 pub mod search;
 pub mod store;

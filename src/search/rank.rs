@@ -147,11 +147,7 @@ pub(super) fn search_in(
     }
     // The filter: only papers that pass are ranked and shown (the walk above
     // went through the others).
-    if !gate.is_open() {
-        let mut kept: Vec<(String, (i64, Option<u32>))> = merged.into_iter().collect();
-        gate.retain(&mut kept, |(_, (doc, _))| *doc)?;
-        merged = kept.into_iter().collect();
-    }
+    gate.retain_merged(&mut merged, |id| papers.get(id).map(|&(_, year)| year))?;
     let bm25_of = |doc: &i64| scores.get(doc).copied().unwrap_or(0.0);
     let cos_of = |doc: i64| dense.and_then(|d| d.score(doc, &first.query_vector)).map(f64::from);
     let first_of = |doc: i64| first.score(doc, bm25_of(&doc), cos_of(doc)).max(0.0);
