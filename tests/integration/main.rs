@@ -20,6 +20,7 @@ mod hostile;
 mod ingest;
 mod one_path;
 mod properties;
+mod query_language;
 mod reliability;
 mod retrieval;
 mod semantic;
