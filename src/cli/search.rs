@@ -145,6 +145,7 @@ impl SearchOpts {
             semantic: self.semantic_params(),
             limit: Some(limit),
             filter: self.filter(),
+            query_syntax: false,
         }
     }
 
@@ -155,6 +156,12 @@ impl SearchOpts {
         let mut request = self.request(&parsed.text, limit);
         request.filter = request.filter.and(parsed.filter);
         Ok(request)
+    }
+
+    /// The request of one query of an `eval` or `run` file: read in the
+    /// query language when `syntax` (`--query-syntax`), else free text.
+    pub fn file_request(&self, query: &str, limit: usize, syntax: bool) -> SearchRequest {
+        SearchRequest { query_syntax: syntax, ..self.request(query, limit) }
     }
 }
 
@@ -172,6 +179,10 @@ pub struct EvalArgs {
     /// Also report every query's metrics
     #[arg(long)]
     pub per_query: bool,
+    /// Read each query in the query language (`+word`, `author:`, `year:`, …), as `search` does;
+    /// off by default, since judged query files hold quotes, `+` and `-` that are text
+    #[arg(long)]
+    pub query_syntax: bool,
     #[command(flatten)]
     pub search: SearchOpts,
     /// How deep each ranking is evaluated
@@ -201,6 +212,10 @@ pub struct RunArgs {
     /// The run's name, the last column of a TREC run
     #[arg(long, default_value = "litindex")]
     pub run_tag: String,
+    /// Read each query in the query language (`+word`, `author:`, `year:`, …), as `search` does;
+    /// off by default, since judged query files hold quotes, `+` and `-` that are text
+    #[arg(long)]
+    pub query_syntax: bool,
     #[command(flatten)]
     pub search: SearchOpts,
     /// How many results per query

@@ -17,6 +17,7 @@
 use std::fmt;
 
 use super::filter::{Filter, YearRange};
+use super::request::SearchRequest;
 
 /// A query split into its free text and its filter.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -156,6 +157,20 @@ pub fn parse(input: &str) -> Result<ParsedQuery, QueryError> {
         }
     }
     Ok(ParsedQuery { text: text.join(" "), filter: f })
+}
+
+impl SearchRequest {
+    /// This request with its query read in the query language: the free
+    /// text as the query, the query's filters joined to `filter`.
+    pub fn parsed(&self) -> Result<SearchRequest, QueryError> {
+        let q = parse(&self.query).map_err(|e| QueryError(format!("query {:?}: {e}", self.query)))?;
+        Ok(SearchRequest {
+            query: q.text,
+            filter: self.filter.clone().and(q.filter),
+            query_syntax: false,
+            ..self.clone()
+        })
+    }
 }
 
 fn example(key: &str) -> &'static str {

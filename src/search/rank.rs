@@ -121,6 +121,13 @@ pub(super) fn search_in(
     semantic: Option<&SemanticIndex>,
 ) -> anyhow::Result<RetrievalResult> {
     let started = Instant::now();
+    let parsed;
+    let request = if request.query_syntax {
+        parsed = request.parsed()?;
+        &parsed
+    } else {
+        request
+    };
     let params = &request.params;
     let meta = store.meta()?;
     let scores = bm25_scores(store, &request.query)?;

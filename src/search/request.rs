@@ -243,6 +243,9 @@ pub struct SearchRequest {
     /// `query` is free text: [`super::query::parse`] splits a query in the
     /// query language into the two.
     pub filter: Filter,
+    /// Read `query` in the query language when searching: its filters join
+    /// `filter` and only its free text is scored (`eval --query-syntax`).
+    pub query_syntax: bool,
 }
 
 impl SearchRequest {
@@ -254,6 +257,7 @@ impl SearchRequest {
             semantic: SemanticParams::default(),
             limit: None,
             filter: Filter::default(),
+            query_syntax: false,
         }
     }
 

@@ -356,3 +356,39 @@ fn filtered_rankings_restrict_the_unfiltered_one_on_cacm() {
             .collect();
     restriction_holds(dir.path(), "c.db", &["parallel processing", "sorting algorithm", "compiler"], &filters);
 }
+
+#[test]
+fn run_and_eval_read_the_language_only_when_told() {
+    let dir = mock();
+    std::fs::write(dir.path().join("q.jsonl"), json!({"_id": "1", "text": "attention year:2022.."}).to_string())
+        .unwrap();
+    let run = |extra: &[&str]| {
+        let mut all = vec!["--db", "m.db", "run", "--queries", "q.jsonl", "--format", "jsonl", "--limit", "1000"];
+        all.extend_from_slice(extra);
+        let o = run_in(dir.path(), &all);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let line: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+        line["ranked"].as_array().unwrap().iter().map(|h| h["id"].as_str().unwrap().to_string()).collect::<Vec<_>>()
+    };
+    let store = Store::open(&dir.path().join("m.db")).unwrap();
+    let year = |id: &String| store.paper(id).unwrap().unwrap().year.unwrap();
+    let parsed = run(&["--query-syntax"]);
+    assert!(!parsed.is_empty());
+    assert!(parsed.iter().all(|id| year(id) >= 2022), "{parsed:?}");
+    let literal = run(&[]);
+    assert!(literal.iter().any(|id| year(id) < 2022), "without --query-syntax the text is free text");
+    // The flags apply to every query of the file either way.
+    assert!(run(&["--year", "..2020"]).iter().all(|id| year(id) <= 2020));
+
+    std::fs::write(dir.path().join("bad.jsonl"), json!({"_id": "1", "text": "attention year:20x9"}).to_string())
+        .unwrap();
+    std::fs::write(dir.path().join("qrels.tsv"), "1\tp001\t1\n").unwrap();
+    let o = run_in(
+        dir.path(),
+        &["--db", "m.db", "eval", "--queries", "bad.jsonl", "--qrels", "qrels.tsv", "--query-syntax"],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("year:20x9"), "{}", stderr(&o));
+    let o = run_in(dir.path(), &["--db", "m.db", "eval", "--queries", "bad.jsonl", "--qrels", "qrels.tsv"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
