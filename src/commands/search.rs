@@ -34,7 +34,9 @@ pub fn run(args: &SearchArgs, store: &Store, out: &mut dyn Write) -> anyhow::Res
     let request = args.search.parsed_request(&args.query, args.limit)?;
     let params = request.params;
     let index = load_semantic(&args.search, store)?;
-    let result = search(store, &request, index.as_ref())?;
+    let mut result = search(store, &request, index.as_ref())?;
+    // The query as typed, operators and all.
+    result.query = args.query.clone();
     let semantic_mode = result.mode != Mode::Bm25;
     match args.format {
         Format::Json => {

@@ -10,8 +10,9 @@
 //! ```
 //!
 //! Words are separated by whitespace; a key is matched case-insensitively
-//! and a word with another `key:` (`ratio:3`) is free text, as are a lone
-//! `+` or `-` and a `-` inside a word (`COVID-19`). Errors name the part at
+//! and a word with another `key:` (`ratio:3`) is free text, as are a `+` or
+//! `-` before no letter or digit (`-`, `--`, `-)`) and a `-` inside a word
+//! (`COVID-19`). Errors name the part at
 //! fault: an unclosed quote, an empty `author:`, a bad `year:`.
 
 use std::fmt;
@@ -145,10 +146,12 @@ pub fn parse(input: &str) -> Result<ParsedQuery, QueryError> {
                 }
             },
             (_, None) => {
-                if let Some(w) = head.strip_prefix('+').filter(|w| !w.is_empty()) {
+                // `+`/`-` before something without a letter or digit (`--`, `-)`) is text.
+                let word = |w: &&str| w.chars().any(char::is_alphanumeric);
+                if let Some(w) = head.strip_prefix('+').filter(word) {
                     text.push(w.to_string());
                     f.must.push(w.to_string());
-                } else if let Some(w) = head.strip_prefix('-').filter(|w| !w.is_empty()) {
+                } else if let Some(w) = head.strip_prefix('-').filter(word) {
                     f.must_not.push(w.to_string());
                 } else {
                     text.push(head);
@@ -207,7 +210,7 @@ mod tests {
 
     #[test]
     fn plain_text_stays_text() {
-        for s in ["COVID-19 and IL-6", "ratio:3 - + x", "a  b"] {
+        for s in ["COVID-19 and IL-6", "ratio:3 - + x", "a  b", "'); DROP TABLE papers; --", "+) -."] {
             let q = p(s);
             assert!(q.filter.is_empty(), "{s}");
             assert_eq!(q.text, s.split_whitespace().collect::<Vec<_>>().join(" "));

@@ -121,6 +121,7 @@ pub(super) fn search_in(
     semantic: Option<&SemanticIndex>,
 ) -> anyhow::Result<RetrievalResult> {
     let started = Instant::now();
+    let asked = request.query.clone();
     let parsed;
     let request = if request.query_syntax {
         parsed = request.parsed()?;
@@ -222,7 +223,7 @@ pub(super) fn search_in(
         });
     }
     Ok(RetrievalResult {
-        query: request.query.clone(),
+        query: asked,
         mode: first.mode,
         hit_count,
         average_score,
