@@ -102,6 +102,9 @@ pub fn run(args: &SearchArgs, store: &Store, out: &mut dyn Write) -> anyhow::Res
             } else {
                 ("bm25_norm".to_string(), "a BM25 seed")
             };
+            if !request.filter.is_empty() {
+                writeln!(out, "filter: {} (hits, top and average are over the papers that pass)", request.filter)?;
+            }
             writeln!(
                 out,
                 "{} hits (showing {}), top {:.3}, average {:.3}, {:.1} ms; final = {}·{first} + {}·graph + {}·recency; hop = citation steps from {seed}",

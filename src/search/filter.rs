@@ -122,6 +122,21 @@ impl Filter {
     }
 }
 
+impl fmt::Display for Filter {
+    /// The filter in the query language, e.g. `+window -"a b" author:"van der Berg" year:2020..`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let quoted = |s: &str| if s.contains(char::is_whitespace) { format!("\"{s}\"") } else { s.to_string() };
+        let mut parts: Vec<String> = Vec::new();
+        parts.extend(self.must.iter().map(|w| format!("+{}", quoted(w))));
+        parts.extend(self.must_not.iter().map(|w| format!("-{}", quoted(w))));
+        parts.extend(self.authors.iter().map(|a| format!("author:{}", quoted(a))));
+        parts.extend(self.years.iter().map(|y| format!("year:{y}")));
+        parts.extend(self.venues.iter().map(|v| format!("venue:{}", quoted(v))));
+        parts.extend(self.id_prefixes.iter().map(|p| format!("id:{}", quoted(p))));
+        f.write_str(&parts.join(" "))
+    }
+}
+
 fn contains_run(hay: &[String], needle: &[String]) -> bool {
     !needle.is_empty() && hay.windows(needle.len()).any(|w| w == needle)
 }
@@ -418,6 +433,13 @@ impl<'s> Gate<'s> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn filters_print_in_the_query_language() {
+        let q = crate::search::parse_query(r#"x +a -"b c" author:"van der Berg" year:2020.. venue:acl id:p0"#).unwrap();
+        assert_eq!(q.filter.to_string(), r#"+a -"b c" author:"van der Berg" year:2020.. venue:acl id:p0"#);
+        assert_eq!(crate::search::parse_query(&q.filter.to_string()).unwrap().filter, q.filter);
+    }
 
     #[test]
     fn year_ranges_parse_and_reject_bad_ones() {
