@@ -30,7 +30,7 @@ Example: litindex search 'sparse attention +window -dense year:2021..'";
 
 #[derive(Debug, Args)]
 pub struct SearchArgs {
-    /// What to look for: words, +must, -not, \"phrase\", author:, year:, venue:, id: (see --help)
+    /// What to look for: words, +must, -not, "phrase", author:, year:, venue:, id: (see --help)
     #[arg(long_help = QUERY_HELP)]
     pub query: String,
     #[command(flatten)]
