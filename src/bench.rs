@@ -26,6 +26,9 @@
 //!   `litindex --db DB search QUERY --format json > /dev/null` for the first
 //!   [`PROCESS_QUERIES`] queries.
 //!
+//! `--reuse` (with `--dir`) times the query sets over the `litindex.db` an
+//! earlier run left in the directory, without building (build figures null).
+//!
 //! FTS5 (`--peer fts5`): `CREATE VIRTUAL TABLE t USING fts5(body, tokenize=…)`
 //! in its own file (`unicode61` for `plain`, `porter unicode61` for
 //! `english`), `title + " " + abstract` of every record inserted in one
@@ -73,6 +76,9 @@ pub struct BenchOptions {
     pub dir: Option<PathBuf>,
     /// The `litindex` binary for the whole-process figure; `None` skips it (null).
     pub exe: Option<PathBuf>,
+    /// Time the queries over the `litindex.db` an earlier run left in `dir`
+    /// instead of building (the build figures are then null).
+    pub reuse: bool,
 }
 
 /// One measured number, for litindex and for FTS5 where it has a counterpart.
@@ -242,6 +248,20 @@ pub struct QueryFigures {
 /// Runs the whole benchmark: builds, queries, figures.
 pub fn run_bench(opts: &BenchOptions) -> anyhow::Result<BenchReport> {
     let queries = read_queries(&opts.queries)?;
+    if opts.reuse {
+        let dir = opts.dir.as_ref().ok_or_else(|| anyhow::anyhow!("--reuse needs --dir DIR of an earlier run"))?;
+        let db = dir.join("litindex.db");
+        anyhow::ensure!(db.is_file(), "{} does not exist: run bench --dir without --reuse first", db.display());
+        anyhow::ensure!(!opts.fts5, "--reuse times litindex's queries only: drop --peer");
+        let papers = Store::open(&db)?.meta()?.num_docs;
+        let build = BuildFigures { secs: f64::NAN, bytes: db_bytes(&db), peak_rss: None, papers };
+        let measured = query_litindex(&db, &queries, opts.exe.as_deref())?;
+        let mut out = report(&build, &measured, None, queries.len());
+        for f in out.figures.iter_mut().filter(|f| f.name.starts_with("build_")) {
+            f.litindex = None;
+        }
+        return Ok(out);
+    }
     anyhow::ensure!(opts.corpus.is_file(), "cannot read {}: no such file", opts.corpus.display());
     let tmp;
     let dir: &Path = match &opts.dir {
