@@ -16,9 +16,18 @@
 //! * `expand2_cte` / `expand2_bfs`: the 2-hop walk, both directions, from the
 //!   ids of the top-10 BM25 papers, as one recursive CTE ([`expand_cte`]) and
 //!   as a BFS over the stored adjacency ([`bfs`] over [`StoreAdjacency`]);
+//! * `search_filtered`: the same searches, each with one filter of a mix
+//!   built from the index ([`filter_mix`]): query `i` gets, by `i mod 4`, the
+//!   newest fifth of the year range (`year:Y..`), the older half
+//!   (`year:..Y`), the surname of the first author of paper `1 + 7919·i mod
+//!   N` (`author:`), or that paper's venue (`venue:`; a year filter when it
+//!   has none). Its ratio to `search` is the cost of filtering;
 //! * `search_process`: the whole-process wall time of
 //!   `litindex --db DB search QUERY --format json > /dev/null` for the first
 //!   [`PROCESS_QUERIES`] queries.
+//!
+//! `--reuse` (with `--dir`) times the query sets over the `litindex.db` an
+//! earlier run left in the directory, without building (build figures null).
 //!
 //! FTS5 (`--peer fts5`): `CREATE VIRTUAL TABLE t USING fts5(body, tokenize=…)`
 //! in its own file (`unicode61` for `plain`, `porter unicode61` for
@@ -42,7 +51,9 @@ use crate::graph::{Direction, bfs};
 use crate::ingest::formats::{self, Format, FormatOptions};
 use crate::ingest::{IngestOptions, Input, build};
 use crate::paper::Item;
-use crate::search::{DEFAULT_LIMIT, SearchParams, SearchRequest, bm25_scores, positive, search, top_k};
+use crate::search::{
+    DEFAULT_LIMIT, Filter, SearchParams, SearchRequest, YearRange, bm25_scores, positive, search, top_k,
+};
 use crate::store::fts5::{Fts5Builder, Fts5Reader};
 use crate::store::{Store, StoreAdjacency};
 
@@ -65,6 +76,9 @@ pub struct BenchOptions {
     pub dir: Option<PathBuf>,
     /// The `litindex` binary for the whole-process figure; `None` skips it (null).
     pub exe: Option<PathBuf>,
+    /// Time the queries over the `litindex.db` an earlier run left in `dir`
+    /// instead of building (the build figures are then null).
+    pub reuse: bool,
 }
 
 /// One measured number, for litindex and for FTS5 where it has a counterpart.
@@ -217,6 +231,7 @@ pub struct BuildFigures {
 pub struct QueryFigures {
     pub bm25_top10: Option<Latency>,
     pub search: Option<Latency>,
+    pub search_filtered: Option<Latency>,
     pub expand2_cte: Option<Latency>,
     pub expand2_bfs: Option<Latency>,
     pub search_process: Option<Latency>,
@@ -224,6 +239,8 @@ pub struct QueryFigures {
     pub bm25_matches_mean: f64,
     /// Mean size of the merged set of a search.
     pub search_hits_mean: f64,
+    /// Mean size of the merged set of a filtered search.
+    pub search_filtered_hits_mean: f64,
     /// Mean number of ids (papers or dangling) within 2 hops of the top-10 seeds.
     pub expand2_nodes_mean: f64,
 }
@@ -231,6 +248,20 @@ pub struct QueryFigures {
 /// Runs the whole benchmark: builds, queries, figures.
 pub fn run_bench(opts: &BenchOptions) -> anyhow::Result<BenchReport> {
     let queries = read_queries(&opts.queries)?;
+    if opts.reuse {
+        let dir = opts.dir.as_ref().ok_or_else(|| anyhow::anyhow!("--reuse needs --dir DIR of an earlier run"))?;
+        let db = dir.join("litindex.db");
+        anyhow::ensure!(db.is_file(), "{} does not exist: run bench --dir without --reuse first", db.display());
+        anyhow::ensure!(!opts.fts5, "--reuse times litindex's queries only: drop --peer");
+        let papers = Store::open(&db)?.meta()?.num_docs;
+        let build = BuildFigures { secs: f64::NAN, bytes: db_bytes(&db), peak_rss: None, papers };
+        let measured = query_litindex(&db, &queries, opts.exe.as_deref())?;
+        let mut out = report(&build, &measured, None, queries.len());
+        for f in out.figures.iter_mut().filter(|f| f.name.starts_with("build_")) {
+            f.litindex = None;
+        }
+        return Ok(out);
+    }
     anyhow::ensure!(opts.corpus.is_file(), "cannot read {}: no such file", opts.corpus.display());
     let tmp;
     let dir: &Path = match &opts.dir {
@@ -283,6 +314,11 @@ pub(crate) fn query_litindex(db: &Path, queries: &[String], exe: Option<&Path>) 
     let request = SearchRequest { limit: Some(DEFAULT_LIMIT), ..SearchRequest::new("", SearchParams::default()) };
     let (search_times, hits) =
         time_queries(queries, |_, q| Ok(search(&store, &request.with_query(q), None)?.hit_count))?;
+    let filters = filter_mix(&store, queries.len())?;
+    let (filtered_times, filtered_hits) = time_queries(queries, |i, q| {
+        let r = SearchRequest { filter: filters[i].clone(), ..request.with_query(q) };
+        Ok(search(&store, &r, None)?.hit_count)
+    })?;
     let seeds: Vec<Vec<String>> = tops
         .iter()
         .map(|top| top.iter().map(|c| Ok(store.paper_by_doc(c.doc)?.id)).collect())
@@ -303,13 +339,42 @@ pub(crate) fn query_litindex(db: &Path, queries: &[String], exe: Option<&Path>) 
     Ok(QueryFigures {
         bm25_top10: Latency::of(&bm25_times),
         search: Latency::of(&search_times),
+        search_filtered: Latency::of(&filtered_times),
         expand2_cte: Latency::of(&cte_times),
         expand2_bfs: Latency::of(&bfs_times),
         search_process,
         bm25_matches_mean: mean(&matches),
         search_hits_mean: mean(&hits),
+        search_filtered_hits_mean: mean(&filtered_hits),
         expand2_nodes_mean: mean(&reached),
     })
+}
+
+/// One filter per query, built from the index alone (see the module doc).
+pub fn filter_mix(store: &Store, n: usize) -> anyhow::Result<Vec<Filter>> {
+    let meta = store.meta()?;
+    let (lo, hi) = (meta.min_year.unwrap_or(2000), meta.max_year.unwrap_or(2000));
+    let span = hi - lo;
+    let recent = Filter { years: Some(YearRange { from: Some(hi - span / 5), to: None }), ..Filter::default() };
+    let docs = meta.num_docs.max(1);
+    (0..n)
+        .map(|i| {
+            let pick = 1 + (i as u64).wrapping_mul(7919) % docs;
+            let paper = store.paper_by_doc(pick as i64).ok();
+            Ok(match i % 4 {
+                0 => recent.clone(),
+                1 => Filter { years: Some(YearRange { from: None, to: Some(lo + span / 2) }), ..Filter::default() },
+                2 => match paper.and_then(|p| p.authors.first().and_then(|a| crate::names::surname_key(a))) {
+                    Some(surname) => Filter { authors: vec![surname], ..Filter::default() },
+                    None => recent.clone(),
+                },
+                _ => match paper.and_then(|p| p.venue) {
+                    Some(venue) => Filter { venues: vec![venue], ..Filter::default() },
+                    None => recent.clone(),
+                },
+            })
+        })
+        .collect()
 }
 
 /// Times the FTS5 top-10 query over an FTS5 file made by [`build_fts5`].
@@ -355,13 +420,20 @@ pub fn report(
     };
     latency("bm25_top10", measured.bm25_top10, fl);
     latency("search", measured.search, None);
+    latency("search_filtered", measured.search_filtered, None);
     latency("expand2_cte", measured.expand2_cte, None);
     latency("expand2_bfs", measured.expand2_bfs, None);
+    let ratio = match (measured.search_filtered, measured.search) {
+        (Some(f), Some(s)) if s.p50_ms > 0.0 => Some(f.p50_ms / s.p50_ms),
+        _ => None,
+    };
+    push("filtered_over_plain_p50", "ratio", ratio, None);
     let process = measured.search_process;
     push("search_process_p50", "ms", process.map(|l| l.p50_ms), None);
     push("search_process_p95", "ms", process.map(|l| l.p95_ms), None);
     push("bm25_matches_mean", "papers", Some(measured.bm25_matches_mean), None);
     push("search_hits_mean", "papers", Some(measured.search_hits_mean), None);
+    push("search_filtered_hits_mean", "papers", Some(measured.search_filtered_hits_mean), None);
     push("expand2_nodes_mean", "nodes", Some(measured.expand2_nodes_mean), None);
     BenchReport { papers: build.papers, queries, figures }
 }

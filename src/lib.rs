@@ -32,6 +32,7 @@ pub mod fetch;
 pub(crate) mod fields;
 pub mod graph;
 pub mod ingest;
+pub mod names;
 pub mod paper;
 pub mod search;
 pub mod store;

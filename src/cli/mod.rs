@@ -223,6 +223,9 @@ pub struct BenchArgs {
     /// Where to build (default: a temporary directory, removed afterwards)
     #[arg(long, value_name = "DIR")]
     pub dir: Option<PathBuf>,
+    /// Time the queries over the index an earlier `bench --dir DIR` left there, without building
+    #[arg(long, requires = "dir")]
+    pub reuse: bool,
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
 }

@@ -30,7 +30,7 @@ Example: litindex search 'sparse attention +window -dense year:2021..'";
 
 #[derive(Debug, Args)]
 pub struct SearchArgs {
-    /// What to look for: words, +must, -not, \"phrase\", author:, year:, venue:, id: (see --help)
+    /// What to look for: words, +must, -not, "phrase", author:, year:, venue:, id: (see --help)
     #[arg(long_help = QUERY_HELP)]
     pub query: String,
     #[command(flatten)]
@@ -148,6 +148,7 @@ impl SearchOpts {
             limit: Some(limit),
             filter: self.filter(),
             feedback: Default::default(),
+            query_syntax: false,
         }
     }
 
@@ -158,6 +159,12 @@ impl SearchOpts {
         let mut request = self.request(&parsed.text, limit);
         request.filter = request.filter.and(parsed.filter);
         Ok(request)
+    }
+
+    /// The request of one query of an `eval` or `run` file: read in the
+    /// query language when `syntax` (`--query-syntax`), else free text.
+    pub fn file_request(&self, query: &str, limit: usize, syntax: bool) -> SearchRequest {
+        SearchRequest { query_syntax: syntax, ..self.request(query, limit) }
     }
 }
 
@@ -175,6 +182,10 @@ pub struct EvalArgs {
     /// Also report every query's metrics
     #[arg(long)]
     pub per_query: bool,
+    /// Read each query in the query language (`+word`, `author:`, `year:`, …), as `search` does;
+    /// off by default, since judged query files hold quotes, `+` and `-` that are text
+    #[arg(long)]
+    pub query_syntax: bool,
     #[command(flatten)]
     pub search: SearchOpts,
     /// How deep each ranking is evaluated
@@ -209,6 +220,10 @@ pub struct RunArgs {
     /// The run's name, the last column of a TREC run
     #[arg(long, default_value = "litindex")]
     pub run_tag: String,
+    /// Read each query in the query language (`+word`, `author:`, `year:`, …), as `search` does;
+    /// off by default, since judged query files hold quotes, `+` and `-` that are text
+    #[arg(long)]
+    pub query_syntax: bool,
     #[command(flatten)]
     pub search: SearchOpts,
     /// How many results per query

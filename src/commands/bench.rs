@@ -14,6 +14,7 @@ pub fn run(args: &BenchArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         fts5: args.peer == Some(Peer::Fts5),
         dir: args.dir.clone(),
         exe: std::env::current_exe().ok(),
+        reuse: args.reuse,
     };
     let report = run_bench(&opts)?;
     match args.format {

@@ -21,7 +21,7 @@ pub fn run(args: &EvalArgs, store: &Store, out: &mut dyn Write) -> anyhow::Resul
     }
     let queries = read_queries(&args.queries)?;
     let qrels = read_qrels(&args.qrels)?;
-    let mut request = args.search.request("", args.limit);
+    let mut request = args.search.file_request("", args.limit, args.query_syntax);
     let (params, sp) = (request.params, request.semantic);
     let index = super::search::load_semantic(&args.search, store)?;
     // With simulated feedback the figures are residual ones; `no_feedback` holds them without.

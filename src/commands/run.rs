@@ -15,7 +15,8 @@ pub fn run(args: &RunArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result
     }
     let index = super::search::load_semantic(&args.search, store)?;
     for q in &queries {
-        let ranked = ranked_ids(store, &args.search.request(&q.text, args.limit), index.as_ref())?;
+        let ranked =
+            ranked_ids(store, &args.search.file_request(&q.text, args.limit, args.query_syntax), index.as_ref())?;
         match args.format {
             RunFormat::Trec => {
                 if q.id.chars().any(char::is_whitespace) {

@@ -67,7 +67,9 @@ pub fn run(args: &SearchArgs, store: &Store, out: &mut dyn Write) -> anyhow::Res
     let request = marked_request(&args.search, &args.marks, &args.query, args.limit, store)?;
     let params = request.params;
     let index = load_semantic(&args.search, store)?;
-    let result = search(store, &request, index.as_ref())?;
+    let mut result = search(store, &request, index.as_ref())?;
+    // The query as typed, operators and all.
+    result.query = args.query.clone();
     let semantic_mode = result.mode != Mode::Bm25;
     match args.format {
         Format::Json => {
@@ -137,6 +139,9 @@ pub fn run(args: &SearchArgs, store: &Store, out: &mut dyn Write) -> anyhow::Res
             } else {
                 ("bm25_norm".to_string(), "a BM25 seed")
             };
+            if !request.filter.is_empty() {
+                writeln!(out, "filter: {} (hits, top and average are over the papers that pass)", request.filter)?;
+            }
             writeln!(
                 out,
                 "{} hits (showing {}), top {:.3}, average {:.3}, {:.1} ms; final = {}·{first} + {}·graph + {}·recency; hop = citation steps from {seed}",

@@ -19,16 +19,15 @@
 //! A paper that fails is not seeded, pooled or shown; the citation walk still
 //! passes through it ([`super::rank`]).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 use serde::Serialize;
-use unicode_normalization::UnicodeNormalization;
-use unicode_normalization::char::is_combining_mark;
 
 use crate::analyzer::{Analyzer, indexed_text};
 use crate::candidate::{Candidate, DocScores, positive, top_k};
-use crate::store::{FilterRow, Store};
+use crate::names::{fold_words, name_words};
+use crate::store::{FilterFields, FilterRow, Store};
 
 /// A year range, both ends inclusive; `None` is open.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -123,18 +122,18 @@ impl Filter {
     }
 }
 
-/// Lowercase, diacritics removed (NFD, combining marks dropped), split into
-/// alphanumeric words: how author and venue names are compared.
-pub fn fold_words(s: &str) -> Vec<String> {
-    let folded: String = s.nfd().filter(|c| !is_combining_mark(*c)).flat_map(char::to_lowercase).collect();
-    folded.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_string).collect()
-}
-
-/// An author's name as folded words, "Last, First" read as "First Last".
-fn name_words(name: &str) -> Vec<String> {
-    match name.split_once(',') {
-        Some((last, first)) => fold_words(&format!("{first} {last}")),
-        None => fold_words(name),
+impl fmt::Display for Filter {
+    /// The filter in the query language, e.g. `+window -"a b" author:"van der Berg" year:2020..`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let quoted = |s: &str| if s.contains(char::is_whitespace) { format!("\"{s}\"") } else { s.to_string() };
+        let mut parts: Vec<String> = Vec::new();
+        parts.extend(self.must.iter().map(|w| format!("+{}", quoted(w))));
+        parts.extend(self.must_not.iter().map(|w| format!("-{}", quoted(w))));
+        parts.extend(self.authors.iter().map(|a| format!("author:{}", quoted(a))));
+        parts.extend(self.years.iter().map(|y| format!("year:{y}")));
+        parts.extend(self.venues.iter().map(|v| format!("venue:{}", quoted(v))));
+        parts.extend(self.id_prefixes.iter().map(|p| format!("id:{}", quoted(p))));
+        f.write_str(&parts.join(" "))
     }
 }
 
@@ -181,11 +180,41 @@ impl Rule {
             analyzer,
             must: terms(&filter.must, "+")?,
             must_not: terms(&filter.must_not, "-")?,
-            authors: names(&filter.authors, "author")?,
+            authors: filter
+                .authors
+                .iter()
+                .map(|n| name_words(n))
+                .zip(&filter.authors)
+                .map(|(w, n)| {
+                    anyhow::ensure!(!w.is_empty(), "author:{n:?} has no letters or digits to match");
+                    Ok(w)
+                })
+                .collect::<anyhow::Result<_>>()?,
             years: filter.years,
             venues: names(&filter.venues, "venue")?,
             ids: filter.id_prefixes.iter().map(|p| p.to_lowercase()).collect(),
         })
+    }
+
+    /// True when only years and id prefixes are tested.
+    fn years_and_ids_only(&self) -> bool {
+        self.authors.is_empty() && self.venues.is_empty() && !self.needs_text()
+    }
+
+    fn id_passes(&self, id: &str) -> bool {
+        let id = id.to_lowercase();
+        self.ids.iter().all(|p| id.starts_with(p.as_str()))
+    }
+
+    /// What the store must read for this rule.
+    fn fields(&self) -> FilterFields {
+        if self.needs_text() {
+            FilterFields::Text
+        } else if !self.authors.is_empty() {
+            FilterFields::Authors
+        } else {
+            FilterFields::Narrow
+        }
     }
 
     fn needs_text(&self) -> bool {
@@ -196,8 +225,7 @@ impl Rule {
         if self.years.is_some_and(|r| !r.contains(row.year)) {
             return false;
         }
-        let id = row.id.to_lowercase();
-        if !self.ids.iter().all(|p| id.starts_with(p.as_str())) {
+        if !self.id_passes(&row.id) {
             return false;
         }
         if !self.venues.is_empty() {
@@ -232,7 +260,12 @@ const BATCH: usize = 1000;
 pub(crate) struct Gate<'s> {
     store: &'s Store,
     rule: Option<Rule>,
-    known: HashMap<i64, bool>,
+    /// Tested papers: passes or not, and the year.
+    known: HashMap<i64, (bool, Option<i32>)>,
+    /// When the filter names authors or id prefixes: the only papers that
+    /// can pass (read from `paper_authors` and the id index; each is still
+    /// tested in full).
+    allowed: Option<HashSet<i64>>,
 }
 
 impl<'s> Gate<'s> {
@@ -240,7 +273,27 @@ impl<'s> Gate<'s> {
     /// or `-word` the analyzer drops, or a name without letters.
     pub fn new(store: &'s Store, filter: &Filter, analyzer: Analyzer) -> anyhow::Result<Gate<'s>> {
         let rule = if filter.is_empty() { None } else { Some(Rule::new(filter, analyzer)?) };
-        Ok(Gate { store, rule, known: HashMap::new() })
+        let mut allowed: Option<HashSet<i64>> = None;
+        let mut narrow = |docs: Vec<i64>| {
+            let docs: HashSet<i64> = docs.into_iter().collect();
+            allowed = Some(match allowed.take() {
+                Some(a) => a.intersection(&docs).copied().collect(),
+                None => docs,
+            });
+        };
+        if let Some(rule) = &rule {
+            for words in &rule.authors {
+                narrow(store.docs_with_surname(words.last().expect("names have words"))?);
+            }
+            for (given, lower) in filter.id_prefixes.iter().zip(&rule.ids) {
+                let mut docs = store.docs_with_id_prefix(given)?;
+                if given != lower {
+                    docs.extend(store.docs_with_id_prefix(lower)?);
+                }
+                narrow(docs);
+            }
+        }
+        Ok(Gate { store, rule, known: HashMap::new(), allowed })
     }
 
     /// True when every paper passes.
@@ -248,16 +301,29 @@ impl<'s> Gate<'s> {
         self.rule.is_none()
     }
 
-    /// Reads and tests the papers of `docs` not tested yet.
+    /// Reads and tests the papers of `docs` not tested yet (those outside
+    /// `allowed` fail unread).
     fn check(&mut self, docs: impl IntoIterator<Item = i64>) -> anyhow::Result<()> {
         let Some(rule) = &self.rule else { return Ok(()) };
-        let todo: Vec<i64> = docs.into_iter().filter(|d| !self.known.contains_key(d)).collect();
+        let mut todo: Vec<i64> = Vec::new();
+        for d in docs {
+            if self.known.contains_key(&d) {
+                continue;
+            }
+            if self.allowed.as_ref().is_some_and(|a| !a.contains(&d)) {
+                self.known.insert(d, (false, None));
+            } else {
+                todo.push(d);
+            }
+        }
+        todo.sort_unstable();
+        todo.dedup();
         for batch in todo.chunks(BATCH) {
             for &d in batch {
-                self.known.insert(d, false);
+                self.known.insert(d, (false, None));
             }
-            for row in self.store.filter_rows(batch, rule.needs_text())? {
-                self.known.insert(row.doc, rule.passes(&row));
+            for row in self.store.filter_rows(batch, rule.fields())? {
+                self.known.insert(row.doc, (rule.passes(&row), row.year));
             }
         }
         Ok(())
@@ -265,7 +331,28 @@ impl<'s> Gate<'s> {
 
     /// Whether `doc` passes (`check` must have seen it; an open gate passes all).
     fn passes(&self, doc: i64) -> bool {
-        self.rule.is_none() || self.known.get(&doc).copied().unwrap_or(false)
+        self.rule.is_none() || self.known.get(&doc).is_some_and(|k| k.0)
+    }
+
+    /// Keeps the merged papers (id → doc id, walk distance) that pass.
+    /// `year_of` gives a paper's year when it is known already: a filter of
+    /// years and id prefixes only is then decided without reading.
+    pub fn retain_merged(
+        &mut self,
+        merged: &mut std::collections::BTreeMap<String, (i64, Option<u32>)>,
+        year_of: impl Fn(&str) -> Option<Option<i32>>,
+    ) -> anyhow::Result<()> {
+        let Some(rule) = &self.rule else { return Ok(()) };
+        if rule.years_and_ids_only() {
+            merged.retain(|id, _| {
+                let year = year_of(id).flatten();
+                rule.years.is_none_or(|r| r.contains(year)) && rule.id_passes(id)
+            });
+            return Ok(());
+        }
+        self.check(merged.values().map(|(doc, _)| *doc))?;
+        merged.retain(|_, (doc, _)| self.passes(*doc));
+        Ok(())
     }
 
     /// Keeps the items whose doc passes.
@@ -279,33 +366,53 @@ impl<'s> Gate<'s> {
     }
 
     /// The best `k` passing papers of `scores` (positive scores), best
-    /// first, and every passing paper tied with the `k`-th: papers are
+    /// first, and every passing paper tied with the `k`-th. With an
+    /// `allowed` set, its papers are the candidates; otherwise papers are
     /// tested from the top down, a growing head at a time, so a filter that
     /// passes many papers tests few.
     pub fn best(&mut self, scores: &DocScores, k: usize) -> anyhow::Result<Vec<Candidate>> {
-        let all: Vec<Candidate> = positive(scores).collect();
+        if k == 0 {
+            return Ok(Vec::new());
+        }
+        let all: Vec<Candidate> = match &self.allowed {
+            Some(a) => a
+                .iter()
+                .filter_map(|&doc| scores.get(&doc).map(|&score| Candidate { doc, score }))
+                .filter(|c| c.score > 0.0)
+                .collect(),
+            None => positive(scores).collect(),
+        };
         let mut n = (4 * k).max(256);
         loop {
             let head = top_k(all.iter().copied(), n);
             self.check(head.iter().map(|c| c.doc))?;
             let passing: Vec<Candidate> = head.iter().copied().filter(|c| self.passes(c.doc)).collect();
             let exhausted = head.len() == all.len();
-            if passing.len() >= k && k > 0 {
+            if passing.len() >= k {
                 let cut = passing[k - 1].score;
                 // Done unless a paper past the head could tie the cut.
                 if exhausted || head.last().is_some_and(|c| c.score < cut) {
                     return Ok(passing.into_iter().filter(|c| c.score >= cut).collect());
                 }
-            } else if exhausted || k == 0 {
-                return Ok(if k == 0 { Vec::new() } else { passing });
+            } else if exhausted {
+                return Ok(passing);
             }
             n = n.saturating_mul(4);
         }
     }
 
-    /// The newest `k` passing papers (the list of a query without free
-    /// text), each with score 0.
+    /// The newest `k` passing papers (year descending, papers without a year
+    /// last, then by doc id): the list of a query without free text, each
+    /// with score 0.
     pub fn newest(&mut self, k: usize) -> anyhow::Result<Vec<Candidate>> {
+        if let Some(allowed) = &self.allowed {
+            let docs: Vec<i64> = allowed.iter().copied().collect();
+            self.check(docs.iter().copied())?;
+            let mut pass: Vec<(Option<i32>, i64)> =
+                docs.iter().filter(|&&d| self.passes(d)).map(|&d| (self.known[&d].1, d)).collect();
+            pass.sort_by(|a, b| b.0.is_some().cmp(&a.0.is_some()).then(b.0.cmp(&a.0)).then(a.1.cmp(&b.1)));
+            return Ok(pass.into_iter().take(k).map(|(_, doc)| Candidate { doc, score: 0.0 }).collect());
+        }
         let mut out = Vec::new();
         let (mut offset, mut n) = (0, (4 * k).max(256));
         while out.len() < k {
@@ -328,6 +435,13 @@ mod tests {
     use super::*;
 
     #[test]
+    fn filters_print_in_the_query_language() {
+        let q = crate::search::parse_query(r#"x +a -"b c" author:"van der Berg" year:2020.. venue:acl id:p0"#).unwrap();
+        assert_eq!(q.filter.to_string(), r#"+a -"b c" author:"van der Berg" year:2020.. venue:acl id:p0"#);
+        assert_eq!(crate::search::parse_query(&q.filter.to_string()).unwrap().filter, q.filter);
+    }
+
+    #[test]
     fn year_ranges_parse_and_reject_bad_ones() {
         let r = |a, b| YearRange { from: a, to: b };
         assert_eq!(YearRange::parse("2019..2023"), Ok(r(Some(2019), Some(2023))));
@@ -344,9 +458,7 @@ mod tests {
     }
 
     #[test]
-    fn names_fold_case_and_diacritics() {
-        assert_eq!(fold_words("Ánh Nguyễn-Đức"), ["anh", "nguyen", "đuc"]);
-        assert_eq!(name_words("Berg, Jan van der"), ["jan", "van", "der", "berg"]);
+    fn runs_are_consecutive_words() {
         let n = name_words("Jan van der Berg");
         for q in ["berg", "van der Berg", "JAN VAN DER BERG"] {
             assert!(n.ends_with(&fold_words(q)), "{q}");
@@ -354,5 +466,6 @@ mod tests {
         assert!(!n.ends_with(&fold_words("jan")));
         assert!(contains_run(&fold_words("Proc. NeurIPS 2020"), &fold_words("neurips")));
         assert!(!contains_run(&fold_words("ICML"), &fold_words("neurips")));
+        assert!(!contains_run(&fold_words("ICML"), &[]));
     }
 }

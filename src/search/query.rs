@@ -10,13 +10,15 @@
 //! ```
 //!
 //! Words are separated by whitespace; a key is matched case-insensitively
-//! and a word with another `key:` (`ratio:3`) is free text, as are a lone
-//! `+` or `-` and a `-` inside a word (`COVID-19`). Errors name the part at
+//! and a word with another `key:` (`ratio:3`) is free text, as are a `+` or
+//! `-` before no letter or digit (`-`, `--`, `-)`) and a `-` inside a word
+//! (`COVID-19`). Errors name the part at
 //! fault: an unclosed quote, an empty `author:`, a bad `year:`.
 
 use std::fmt;
 
 use super::filter::{Filter, YearRange};
+use super::request::SearchRequest;
 
 /// A query split into its free text and its filter.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -144,10 +146,12 @@ pub fn parse(input: &str) -> Result<ParsedQuery, QueryError> {
                 }
             },
             (_, None) => {
-                if let Some(w) = head.strip_prefix('+').filter(|w| !w.is_empty()) {
+                // `+`/`-` before something without a letter or digit (`--`, `-)`) is text.
+                let word = |w: &&str| w.chars().any(char::is_alphanumeric);
+                if let Some(w) = head.strip_prefix('+').filter(word) {
                     text.push(w.to_string());
                     f.must.push(w.to_string());
-                } else if let Some(w) = head.strip_prefix('-').filter(|w| !w.is_empty()) {
+                } else if let Some(w) = head.strip_prefix('-').filter(word) {
                     f.must_not.push(w.to_string());
                 } else {
                     text.push(head);
@@ -156,6 +160,20 @@ pub fn parse(input: &str) -> Result<ParsedQuery, QueryError> {
         }
     }
     Ok(ParsedQuery { text: text.join(" "), filter: f })
+}
+
+impl SearchRequest {
+    /// This request with its query read in the query language: the free
+    /// text as the query, the query's filters joined to `filter`.
+    pub fn parsed(&self) -> Result<SearchRequest, QueryError> {
+        let q = parse(&self.query).map_err(|e| QueryError(format!("query {:?}: {e}", self.query)))?;
+        Ok(SearchRequest {
+            query: q.text,
+            filter: self.filter.clone().and(q.filter),
+            query_syntax: false,
+            ..self.clone()
+        })
+    }
 }
 
 fn example(key: &str) -> &'static str {
@@ -192,7 +210,7 @@ mod tests {
 
     #[test]
     fn plain_text_stays_text() {
-        for s in ["COVID-19 and IL-6", "ratio:3 - + x", "a  b"] {
+        for s in ["COVID-19 and IL-6", "ratio:3 - + x", "a  b", "'); DROP TABLE papers; --", "+) -."] {
             let q = p(s);
             assert!(q.filter.is_empty(), "{s}");
             assert_eq!(q.text, s.split_whitespace().collect::<Vec<_>>().join(" "));

@@ -140,6 +140,14 @@ pub(super) fn search_in(
     semantic: Option<&SemanticIndex>,
 ) -> anyhow::Result<RetrievalResult> {
     let started = Instant::now();
+    let asked = request.query.clone();
+    let parsed;
+    let request = if request.query_syntax {
+        parsed = request.parsed()?;
+        &parsed
+    } else {
+        request
+    };
     let params = &request.params;
     let meta = store.meta()?;
     let own = bm25_scores(store, &request.query)?;
@@ -170,11 +178,7 @@ pub(super) fn search_in(
     }
     // The filter: only papers that pass are ranked and shown (the walk above
     // went through the others).
-    if !gate.is_open() {
-        let mut kept: Vec<(String, (i64, Option<u32>))> = merged.into_iter().collect();
-        gate.retain(&mut kept, |(_, (doc, _))| *doc)?;
-        merged = kept.into_iter().collect();
-    }
+    gate.retain_merged(&mut merged, |id| papers.get(id).map(|&(_, year)| year))?;
     let bm25_of = |doc: &i64| scores.get(doc).copied().unwrap_or(0.0);
     let cos_of = |doc: i64| dense.and_then(|d| d.score(doc, &first.query_vector)).map(f64::from);
     let first_of = |doc: i64| first.score(doc, bm25_of(&doc), cos_of(doc)).max(0.0);
@@ -259,7 +263,7 @@ pub(super) fn search_in(
         });
     }
     Ok(RetrievalResult {
-        query: request.query.clone(),
+        query: asked,
         mode: first.mode,
         hit_count,
         average_score,

@@ -246,6 +246,9 @@ pub struct SearchRequest {
     pub filter: Filter,
     /// The user's marks: favorites that feed the ranking, papers not to show.
     pub feedback: Feedback,
+    /// Read `query` in the query language when searching: its filters join
+    /// `filter` and only its free text is scored (`eval --query-syntax`).
+    pub query_syntax: bool,
 }
 
 impl SearchRequest {
@@ -258,6 +261,7 @@ impl SearchRequest {
             limit: None,
             filter: Filter::default(),
             feedback: Feedback::default(),
+            query_syntax: false,
         }
     }
 

@@ -42,9 +42,26 @@ fn apply(conn: &mut Connection, current: i64) -> anyhow::Result<()> {
             continue;
         }
         tx.execute_batch(sql).with_context(|| format!("migration {name} failed"))?;
+        if *name == "004_venue.sql" {
+            fill_surnames(&tx).context("migration 004_venue.sql failed: cannot fill paper_authors")?;
+        }
         tx.pragma_update(None, "user_version", version)?;
     }
     tx.commit()?;
+    Ok(())
+}
+
+/// The `paper_authors` rows of the papers indexed before schema 4 (the
+/// folding of names is Rust code, not SQL).
+fn fill_surnames(conn: &Connection) -> anyhow::Result<()> {
+    let mut stmt = conn.prepare("SELECT doc, authors FROM papers")?;
+    let rows = stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))?;
+    for row in rows {
+        let (doc, authors) = row?;
+        let authors: Vec<String> = serde_json::from_str(&authors)
+            .with_context(|| format!("paper doc {doc}: authors column is not a JSON array of strings"))?;
+        super::write::insert_surnames(conn, doc, &authors)?;
+    }
     Ok(())
 }
 
@@ -83,6 +100,33 @@ mod tests {
         }
         // Running again is a no-op.
         migrate(&mut conn).unwrap();
+    }
+
+    #[test]
+    fn the_venue_migration_keeps_papers_and_keys_their_authors() {
+        let at = MIGRATIONS.iter().position(|(name, _)| *name == "004_venue.sql").unwrap();
+        let mut conn = Connection::open_in_memory().unwrap();
+        for (_, sql) in &MIGRATIONS[..at] {
+            conn.execute_batch(sql).unwrap();
+        }
+        conn.pragma_update(None, "user_version", at as i64).unwrap();
+        conn.execute_batch(
+            r#"INSERT INTO papers (doc, id, title, authors, source, doc_len) VALUES
+                 (1, 'a', 'x', '["Jan van der Berg", "Müller, Jörg"]', 'paper', 1),
+                 (2, 'b', 'x', '[]', 'paper', 1);"#,
+        )
+        .unwrap();
+        migrate(&mut conn).unwrap();
+        let keys: Vec<(i64, String)> = conn
+            .prepare("SELECT doc, surname FROM paper_authors ORDER BY doc, surname")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(keys, [(1, "berg".to_string()), (1, "muller".to_string())]);
+        let venues: i64 = conn.query_row("SELECT count(*) FROM papers WHERE venue IS NULL", [], |r| r.get(0)).unwrap();
+        assert_eq!(venues, 2, "venue is empty until the papers are ingested again");
     }
 
     #[test]

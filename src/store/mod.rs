@@ -43,7 +43,7 @@ pub use check::{CheckReport, InvariantResult};
 pub(crate) use create::{create_index, create_new_index};
 pub(crate) use explain::explain;
 use explain::{Explained, sqlite_code};
-pub use filter::FilterRow;
+pub use filter::{FilterFields, FilterRow};
 pub use graph::StoreAdjacency;
 pub(crate) use marks::Carried;
 pub use marks::{Label, MarkFilter, MarkedPaper, UserEdit, edit};

@@ -37,6 +37,15 @@ pub(crate) fn init_meta(conn: &Connection, analyzer: Analyzer, bm25: Bm25) -> an
     Ok(())
 }
 
+/// The `paper_authors` rows of paper `doc`: each distinct surname key of its authors.
+pub(crate) fn insert_surnames(conn: &Connection, doc: i64, authors: &[String]) -> anyhow::Result<()> {
+    let mut stmt = conn.prepare_cached("INSERT OR IGNORE INTO paper_authors (doc, surname) VALUES (?1, ?2)")?;
+    for key in authors.iter().filter_map(|a| crate::names::surname_key(a)) {
+        stmt.execute(params![doc, key])?;
+    }
+    Ok(())
+}
+
 /// Term frequencies of a paper's indexed text, and its length.
 fn term_counts(analyzer: Analyzer, title: &str, abstract_: &str) -> (HashMap<String, i64>, i64) {
     let tokens = analyzer.tokenize(&indexed_text(title, abstract_));
@@ -121,6 +130,7 @@ impl IndexWriter {
         .execute(params![p.id, p.title, p.abstract_, p.year, authors, p.source, len, p.arxiv_version, p.venue])
         .with_context(|| format!("cannot store paper {}", p.id))?;
         let doc = conn.last_insert_rowid();
+        insert_surnames(conn, doc, p.authors)?;
         // Sorted, so new term ids (and so the file) do not depend on hashing.
         let mut terms: Vec<(String, i64)> = tf.into_iter().collect();
         terms.sort_unstable();
@@ -159,6 +169,7 @@ impl IndexWriter {
             conn.prepare_cached("DELETE FROM postings WHERE term_id = ?1 AND doc = ?2")?
                 .execute(params![term_id, doc])?;
         }
+        conn.prepare_cached("DELETE FROM paper_authors WHERE doc = ?1")?.execute([doc])?;
         conn.prepare_cached("DELETE FROM papers WHERE doc = ?1")?.execute([doc])?;
         self.docs -= 1;
         self.total_len -= len;

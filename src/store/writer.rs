@@ -35,11 +35,13 @@ const SHARED_ABSTRACT: i64 = 2;
 /// Indexes nothing reads while records are filed: each is dropped when its
 /// table (the second name) is empty as the writer starts, and created
 /// again, in one sort, by `finish`.
-const BULK_INDEXES: [(&str, &str); 4] = [
+const BULK_INDEXES: [(&str, &str); 6] = [
     ("idx_links_cited", "links"),
     ("idx_edges_cited", "links"),
     ("idx_papers_year", "papers"),
     ("idx_papers_id_year", "papers"),
+    ("idx_paper_authors_surname", "papers"),
+    ("idx_papers_doc_meta", "papers"),
 ];
 
 /// `disagreements.origin` of the conflicts between the records of one paper

@@ -139,4 +139,20 @@ fn gen_is_deterministic_and_realistic_and_bench_reports_every_figure() {
     let again = run_in(dir.path(), &["bench", "--corpus", "c.jsonl", "--queries", "few.txt", "--dir", "keep"]);
     assert_eq!(again.status.code(), Some(1), "an existing index in --dir is an error");
     assert!(stderr(&again).contains("already exists"), "{}", stderr(&again));
+    // --reuse times the queries over it (plain and filtered), without building.
+    let reused = run_in(
+        dir.path(),
+        &["bench", "--corpus", "c.jsonl", "--queries", "few.txt", "--dir", "keep", "--reuse", "--format", "json"],
+    );
+    assert!(reused.status.success(), "bench --reuse failed: {}", stderr(&reused));
+    let r: Value = serde_json::from_str(&stdout(&reused)).unwrap();
+    let fig =
+        |name: &str| r["figures"].as_array().unwrap().iter().find(|f| f["name"] == name).unwrap()["litindex"].clone();
+    assert_eq!(r["papers"], 300);
+    assert!(fig("build_s").is_null(), "nothing was built");
+    assert!(fig("search_filtered_p50").as_f64().is_some() && fig("filtered_over_plain_p50").as_f64().is_some());
+    let fresh =
+        run_in(dir.path(), &["bench", "--corpus", "c.jsonl", "--queries", "few.txt", "--dir", "new", "--reuse"]);
+    assert_eq!(fresh.status.code(), Some(1), "--reuse of a directory without an index");
+    assert!(stderr(&fresh).contains("does not exist"), "{}", stderr(&fresh));
 }

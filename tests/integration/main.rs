@@ -26,6 +26,7 @@ mod ingest;
 mod marks;
 mod one_path;
 mod properties;
+mod query_language;
 mod related;
 mod reliability;
 mod retrieval;

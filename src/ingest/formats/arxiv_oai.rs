@@ -227,7 +227,7 @@ mod tests {
                 references: vec![],
                 citations: vec![],
                 arxiv_version: Some(2),
-                venue: None,
+                venue: Some("J. Retr. 7 (2021) 1-12".into()),
             }
         );
         assert_eq!(recs[1].source_id, PaperId::Arxiv("0704.0001".into()));
@@ -243,6 +243,8 @@ mod tests {
         assert_eq!(recs[2].source_id, PaperId::Arxiv("math/0611800".into()));
         assert_eq!(recs[2].year, Some(2006));
         assert_eq!(recs[2].arxiv_version, None);
+        assert_eq!(recs[1].venue.as_deref(), Some("Phys.Rev.D76:013009,2007"));
+        assert_eq!(recs[2].venue, None);
         assert_eq!(recs[2].authors, ["Grace Hopper", "Alan Turing", "Emmy Noether"]);
         assert_eq!(recs[2].ids, [PaperId::Doi("10.1000/xyz1".into()), PaperId::Doi("10.1000/xyz2".into())]);
     }

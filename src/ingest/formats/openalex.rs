@@ -211,6 +211,18 @@ mod tests {
         items.into_iter().map(|r| r.unwrap_or_else(|e| panic!("{e}"))).collect()
     }
 
+    #[test]
+    fn venue_is_the_primary_location_source() {
+        let work_of = |v: serde_json::Value| work(v.as_object().unwrap());
+        let w = |loc: serde_json::Value| serde_json::json!({"id": "https://openalex.org/W1", "display_name": "T", "primary_location": loc});
+        let venue = work_of(w(serde_json::json!({"source": {"display_name": "Nature"}}))).unwrap().venue;
+        assert_eq!(venue.as_deref(), Some("Nature"));
+        assert_eq!(work_of(w(serde_json::json!({"source": null}))).unwrap().venue, None);
+        assert_eq!(work_of(w(serde_json::Value::Null)).unwrap().venue, None);
+        let (field, _) = work_of(w(serde_json::json!({"source": "Nature"}))).unwrap_err();
+        assert_eq!(field.as_deref(), Some("primary_location.source"));
+    }
+
     fn shared(title: &str) -> Record {
         Record {
             source: "openalex".into(),

@@ -308,3 +308,22 @@ fn gzip_copy_reads_identically_and_truncated_gzip_is_a_file_error() {
     let err = read_path(t.path(), &opts).map(|_| ()).unwrap_err();
     assert!(format!("{err:#}").contains("truncated"), "{err:#}");
 }
+
+#[test]
+fn venue_is_venue_else_journal_name() {
+    let text = format!(
+        "{{\"paperId\":\"{SHA}\",\"venue\":\"  ACL \",\"journal\":{{\"name\":\"J\"}}}}\n{{\"paperId\":\"{REF_SHA}\",\"venue\":\"\",\"journal\":{{\"name\":\"Found. Trends\"}}}}\n{{\"paperId\":\"{SHA}\",\"journal\":null}}\n{{\"paperId\":\"{SHA}\",\"journal\":{{\"name\":3}}}}\n"
+    );
+    let items = read_text(&text, &FormatOptions::default()).unwrap();
+    let venue = |i: usize| match &items[i] {
+        Ok((Item::Record(r), _)) => r.venue.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(venue(0).as_deref(), Some("ACL"));
+    assert_eq!(venue(1).as_deref(), Some("Found. Trends"));
+    assert_eq!(venue(2), None);
+    match &items[3] {
+        Err(ReadError::Record(e)) => assert_eq!(e.field.as_deref(), Some("journal.name")),
+        other => panic!("{other:?}"),
+    }
+}

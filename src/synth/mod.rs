@@ -18,6 +18,9 @@
 //!   tokens, a long tail up to 1,000), in sentences of 8–28 words.
 //! * **Time**: years 1995–2024, publication volume growing 8 % a year, in id
 //!   order: ids (`g0000001`, …) increase with time.
+//! * **Venues**: one of eight made-up venues per paper, by a hash of the
+//!   seed and the paper's position (drawing nothing from the generator's
+//!   stream, so the rest of a corpus is what it was before venues).
 //! * **Citations**: log-normally many references per paper (mean ~20, 5 %
 //!   with none), only to earlier papers, chosen by preferential attachment
 //!   (a "repeat list" of every cited id, sampled uniformly, is proportional
@@ -261,6 +264,7 @@ struct PaperOut<'a> {
     year: i32,
     authors: &'a [String],
     references: &'a [String],
+    venue: &'a str,
 }
 
 /// What was written.
@@ -270,6 +274,25 @@ pub struct GenStats {
     pub references: u64,
     pub abstract_tokens: u64,
     pub max_in_degree: u64,
+}
+
+/// The venues of synthetic papers.
+const VENUES: [&str; 8] = [
+    "Journal of Synthetic Results",
+    "Proceedings of the Generated Systems Conference",
+    "Transactions on Artificial Corpora",
+    "Letters in Simulated Science",
+    "Workshop on Deterministic Data",
+    "Annals of Random Text",
+    "International Conference on Benchmarks",
+    "Review of Made-up Methods",
+];
+
+/// The venue of the `i`-th paper: a hash of the seed and `i`, so that it
+/// draws nothing from the generator's stream (the rest of a corpus is what
+/// it was before papers had venues).
+fn venue(seed: u64, i: u64) -> &'static str {
+    VENUES[(mix(seed, i, 0x7665_6e75) % VENUES.len() as u64) as usize]
 }
 
 /// The id of the `i`-th paper (0-based): `g0000001`, ….
@@ -437,6 +460,7 @@ impl Generator {
                     year,
                     authors: &authors,
                     references: &ref_ids,
+                    venue: venue(self.seed, i),
                 },
             )?;
             line.push(b'\n');
@@ -535,60 +559,4 @@ fn capitalize(w: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn rng_is_deterministic_and_streams_differ() {
-        let a: Vec<u64> = (0..4)
-            .map({
-                let mut r = Rng::new(7, 1);
-                move |_| r.next_u64()
-            })
-            .collect();
-        let mut r = Rng::new(7, 1);
-        assert_eq!(a, (0..4).map(|_| r.next_u64()).collect::<Vec<_>>());
-        assert_ne!(Rng::new(7, 1).next_u64(), Rng::new(7, 2).next_u64());
-        assert_ne!(Rng::new(7, 1).next_u64(), Rng::new(8, 1).next_u64());
-        let mut r = Rng::new(1, 0);
-        for _ in 0..1000 {
-            assert!(r.below(10) < 10);
-            let x = r.f64();
-            assert!((0.0..1.0).contains(&x));
-        }
-    }
-
-    #[test]
-    fn zipf_prefers_low_ranks_and_respects_ranges() {
-        let z = Zipf::new(1000, 1.07);
-        let mut r = Rng::new(3, 0);
-        let mut first = 0;
-        for _ in 0..10_000 {
-            let k = z.sample(&mut r);
-            assert!(k < 1000);
-            first += usize::from(k == 0);
-            let k = z.sample_in(&mut r, 10, 20);
-            assert!((10..20).contains(&k));
-        }
-        // P(rank 0) = 1/H(1000, 1.07) ≈ 0.15.
-        assert!((1000..2200).contains(&first), "{first}");
-    }
-
-    #[test]
-    fn vocabulary_is_unique_and_starts_with_function_words() {
-        let v = Vocabulary::new(5, 5_000);
-        assert_eq!(v.words.len(), 5_000);
-        assert_eq!(v.words[0], "the");
-        let set: HashSet<&String> = v.words.iter().collect();
-        assert_eq!(set.len(), v.words.len());
-        assert!(v.words.iter().all(|w| w.chars().all(|c| c.is_ascii_lowercase())));
-    }
-
-    #[test]
-    fn years_grow_towards_the_end() {
-        let y = YearTable::new();
-        assert_eq!(y.year_at(0.0), FIRST_YEAR);
-        assert_eq!(y.year_at(1.0), LAST_YEAR);
-        assert!(y.year_at(0.5) > 2010);
-    }
-}
+mod tests;
