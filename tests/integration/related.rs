@@ -143,10 +143,15 @@ fn small_index(dir: &std::path::Path) -> std::path::PathBuf {
     path
 }
 
-fn related_json(db: &std::path::Path, args: &[&str]) -> Value {
-    let out = litindex().arg("--db").arg(db).arg("related").args(args).args(["--format", "json"]).output().unwrap();
+/// Runs `litindex --db DB COMMAND ARGS --format json` and parses its output.
+pub(crate) fn json_of(db: &std::path::Path, command: &str, args: &[&str]) -> Value {
+    let out = litindex().arg("--db").arg(db).arg(command).args(args).args(["--format", "json"]).output().unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
     serde_json::from_str(&stdout(&out)).unwrap()
+}
+
+fn related_json(db: &std::path::Path, args: &[&str]) -> Value {
+    json_of(db, "related", args)
 }
 
 fn by_id(v: &Value) -> BTreeMap<String, Value> {
