@@ -20,16 +20,10 @@ orig="$data/scifact/original_format"
 
 row() { # claims label flags...
   local claims=$1 label=$2; shift 2
-  local json
-  json=$(env -u LITINDEX_MODEL_DIR $bin --db "$sci" eval-evidence --claims "$orig/claims_$claims.jsonl" \
-    --sentences "$orig/corpus_sentences.jsonl.gz" --format json "$@")
-  EV_JSON="$json" python3 - "$claims" "$label" "$*" <<'PY'
-import json, os, sys
-claims, label, flags = sys.argv[1:4]
-d = json.loads(os.environ["EV_JSON"])
-cmd = f"litindex --db scifact-english.db eval-evidence --claims claims_{claims}.jsonl --sentences corpus_sentences.jsonl.gz {flags}".strip()
-print(f"| {claims} | {label} | {d['n']} | {d['hit@1']:.4f} | {d['hit@3']:.4f} | `{cmd}` |")
-PY
+  env -u LITINDEX_MODEL_DIR $bin --db "$sci" eval-evidence --claims "$orig/claims_$claims.jsonl" \
+    --sentences "$orig/corpus_sentences.jsonl.gz" --format json "$@" |
+    jq -r --arg c "$claims" --arg l "$label" --arg f "$*" \
+      '"| \($c) | \($l) | \(.n) | \(."hit@1" * 10000 | round / 10000) | \(."hit@3" * 10000 | round / 10000) | `litindex --db scifact-english.db eval-evidence --claims claims_\($c).jsonl --sentences corpus_sentences.jsonl.gz \($f)` |"'
 }
 
 echo "| claims | scorer | triples | Hit@1 | Hit@3 | command |"

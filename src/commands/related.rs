@@ -57,6 +57,9 @@ pub fn run(args: &RelatedArgs, store: &Store, out: &mut dyn Write) -> anyhow::Re
             if !result.terms.is_empty() {
                 writeln!(out, "text query: {}", result.terms.join(" "))?;
             }
+            if let Some(model) = &result.vectors {
+                writeln!(out, "text = (BM25 / its max + cosine of the stored {model} vectors) / 2")?;
+            }
             writeln!(
                 out,
                 "{} related to {} (method {}); cocit/coupl = Salton's cosine, text = BM25 more-like-this / its max",

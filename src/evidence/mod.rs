@@ -19,7 +19,7 @@
 //! ```
 //!
 //! (`i` the sentence's index, `n` the abstract's sentence count.) The
-//! defaults ([`EvidenceParams::default`]: k1 0.6, b 0.3, context 0.2,
+//! defaults ([`EvidenceParams::default`]: k1 0.9, b 0.3, context 0.2,
 //! position 0.5) were chosen on SciFact's *train* claims and measured on its
 //! dev claims (docs/EVALUATION.md). The position prior favours later
 //! sentences, where abstracts state their results. The sentence cosine
@@ -64,7 +64,7 @@ pub struct EvidenceParams {
 
 impl Default for EvidenceParams {
     fn default() -> Self {
-        EvidenceParams { k1: 0.6, b: 0.3, context: 0.2, position: 0.5, semantic: 0.0, max_sentences: 3 }
+        EvidenceParams { k1: 0.9, b: 0.3, context: 0.2, position: 0.5, semantic: 0.0, max_sentences: 3 }
     }
 }
 

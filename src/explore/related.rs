@@ -8,7 +8,11 @@
 //! coupling(c)   = |R(S) ∩ R(c)| / sqrt(|R(S)|·|R(c)|)
 //! text(c)       = BM25 of c for the query made of the seeds' top TEXT_TERMS terms
 //!                 by tf·idf (tf over the seeds' titles and abstracts, idf the
-//!                 index's), each counted once; text_norm = text / max text
+//!                 index's), each counted once
+//! cosine(c)     = cos(v(c), mean of the seeds' v), v the stored paper vectors of the
+//!                 most recently updated model that has any (no model needed)
+//! text_norm     = text / max text                          without vectors
+//!                 (text / max text + max(cosine, 0)) / 2     with them
 //! both          = cocitation + coupling + text_norm
 //! ```
 //!
@@ -24,6 +28,7 @@ use serde::Serialize;
 
 use crate::analyzer::Analyzer;
 use crate::bm25::Bm25;
+use crate::embed::vectors;
 use crate::search::bm25_term_scores;
 use crate::store::{Shared, Store};
 
@@ -67,8 +72,11 @@ pub struct Related {
     /// Ids cited by both a seed and this one.
     pub shared_references: usize,
     pub shared_references_sample: Vec<String>,
-    /// The more-like-this BM25 score and that over its maximum (`text` and `both`).
+    /// The more-like-this BM25 score (`text` and `both`).
     pub text_score: f64,
+    /// Cosine of its stored vector with the seeds' mean (`None` without vectors).
+    pub cosine: Option<f64>,
+    /// The text part of the score (see the module's formulas).
     pub text_norm: f64,
 }
 
@@ -80,6 +88,8 @@ pub struct RelatedResult {
     pub method: Method,
     /// The more-like-this query's terms (empty for the graph methods).
     pub terms: Vec<String>,
+    /// The model whose stored vectors gave `cosine`, if any.
+    pub vectors: Option<String>,
     pub related: Vec<Related>,
 }
 
@@ -128,20 +138,27 @@ fn related_in(store: &Store, seeds: &[String], method: Method, limit: usize) -> 
             }
         }
     }
-    let (terms, text) = if method.uses_text() { text_scores(store, seeds)? } else { Default::default() };
-    let seed_docs: HashSet<i64> = store.docs_and_years(seeds)?.values().map(|&(doc, _)| doc).collect();
+    let seed_docs: Vec<i64> = store.docs_and_years(seeds)?.values().map(|&(doc, _)| doc).collect();
+    let (terms, text, vectors) =
+        if method.uses_text() { text_scores(store, seeds, &seed_docs)? } else { Default::default() };
+    let seed_docs: HashSet<i64> = seed_docs.into_iter().collect();
+    let cosines = vectors.as_ref().map(|(_, c)| c);
     // The candidates by doc id: graph ones (indexed papers only) with their
     // ids, text ones whose ids are read only if shown.
     let mut candidates: BTreeMap<i64, Option<String>> = BTreeMap::new();
     for (id, (doc, _)) in store.docs_and_years(sharing.keys())? {
         candidates.insert(doc, Some(id));
     }
-    for &doc in text.keys() {
+    for &doc in text.keys().chain(cosines.into_iter().flat_map(|c| c.keys())) {
         candidates.entry(doc).or_insert(None);
     }
     candidates.retain(|doc, _| !seed_docs.contains(doc));
     let max_text = candidates.keys().filter_map(|d| text.get(d)).copied().fold(0.0, f64::max);
-    let norm = |t: f64| if max_text > 0.0 { t / max_text } else { 0.0 };
+    let bm25_norm = |t: f64| if max_text > 0.0 { t / max_text } else { 0.0 };
+    let norm = |doc: i64, t: f64| match cosines {
+        None => bm25_norm(t),
+        Some(c) => (bm25_norm(t) + c.get(&doc).copied().unwrap_or(0.0).max(0.0)) / 2.0,
+    };
     let graph_ids: Vec<&String> = candidates.values().flatten().collect();
     let citer_counts = store.degrees(&graph_ids, Shared::Citers)?;
     let ref_counts = store.degrees(&graph_ids, Shared::References)?;
@@ -160,8 +177,8 @@ fn related_in(store: &Store, seeds: &[String], method: Method, limit: usize) -> 
         let score = match method {
             Method::Cocitation => cocitation,
             Method::Coupling => coupling,
-            Method::Text => norm(text_score),
-            Method::Both => cocitation + coupling + norm(text_score),
+            Method::Text => norm(doc, text_score),
+            Method::Both => cocitation + coupling + norm(doc, text_score),
         };
         if score > 0.0 {
             scored.push(Row { score, doc, cocitation, coupling, text_score });
@@ -185,14 +202,24 @@ fn related_in(store: &Store, seeds: &[String], method: Method, limit: usize) -> 
             shared_references: s.references.len(),
             shared_references_sample: s.references.iter().take(SAMPLE).cloned().collect(),
             text_score: r.text_score,
-            text_norm: norm(r.text_score),
+            cosine: cosines.and_then(|c| c.get(&r.doc).copied()),
+            text_norm: norm(r.doc, r.text_score),
         });
     }
-    Ok(RelatedResult { seeds: seeds.to_vec(), method, terms, related })
+    let vectors = vectors.map(|(name, _)| name);
+    Ok(RelatedResult { seeds: seeds.to_vec(), method, terms, vectors, related })
 }
 
-/// The more-like-this query's terms and every matching paper's BM25 for it.
-fn text_scores(store: &Store, seeds: &[String]) -> anyhow::Result<(Vec<String>, HashMap<i64, f64>)> {
+/// Every paper's cosine with the seeds (by doc id), and the model's name.
+type Cosines = Option<(String, HashMap<i64, f64>)>;
+
+/// The more-like-this query's terms, every matching paper's BM25 for it, and
+/// the cosines when the index holds vectors.
+fn text_scores(
+    store: &Store,
+    seeds: &[String],
+    seed_docs: &[i64],
+) -> anyhow::Result<(Vec<String>, HashMap<i64, f64>, Cosines)> {
     let meta = store.meta()?;
     let analyzer = meta.analyzer()?;
     let mut text = String::new();
@@ -205,7 +232,30 @@ fn text_scores(store: &Store, seeds: &[String]) -> anyhow::Result<(Vec<String>, 
     let terms = more_like_this_terms(store, analyzer, &text, meta.num_docs)?;
     let query: Vec<(String, u32)> = terms.iter().map(|t| (t.clone(), 1)).collect();
     let scores = bm25_term_scores(store, &query)?;
-    Ok((terms, scores.into_iter().collect()))
+    Ok((terms, scores.into_iter().collect(), vector_cosines(store, seed_docs)?))
+}
+
+/// The cosine of every stored vector with the normalised mean of the seeds'
+/// vectors, for the most recently updated model with vectors for a seed.
+fn vector_cosines(store: &Store, seed_docs: &[i64]) -> anyhow::Result<Cosines> {
+    for model in vectors::models(store.conn())? {
+        if vectors::counts(store.conn(), model.model_id)?.0 == 0 {
+            continue;
+        }
+        let docs = vectors::load_dense(store.conn(), model.model_id, model.dim)?;
+        let mut mean = vec![0f32; model.dim];
+        for v in seed_docs.iter().filter_map(|&d| docs.vector(d)) {
+            mean.iter_mut().zip(v).for_each(|(m, x)| *m += x);
+        }
+        let norm = mean.iter().map(|x| x * x).sum::<f32>().sqrt();
+        if norm == 0.0 {
+            continue;
+        }
+        mean.iter_mut().for_each(|m| *m /= norm);
+        let cos = docs.top_k(&mean, docs.len()).into_iter().map(|c| (c.doc, c.score)).collect();
+        return Ok(Some((model.name, cos)));
+    }
+    Ok(None)
 }
 
 /// The `TEXT_TERMS` terms of `text` with the highest tf·idf (idf from the

@@ -23,9 +23,7 @@ fn index(dir: &std::path::Path) -> std::path::PathBuf {
 }
 
 fn gaps(db: &std::path::Path, args: &[&str]) -> Value {
-    let out = litindex().arg("--db").arg(db).arg("gaps").args(args).args(["--format", "json"]).output().unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
-    serde_json::from_str(&stdout(&out)).unwrap()
+    crate::related::json_of(db, "gaps", args)
 }
 
 #[test]

@@ -143,10 +143,15 @@ fn small_index(dir: &std::path::Path) -> std::path::PathBuf {
     path
 }
 
-fn related_json(db: &std::path::Path, args: &[&str]) -> Value {
-    let out = litindex().arg("--db").arg(db).arg("related").args(args).args(["--format", "json"]).output().unwrap();
+/// Runs `litindex --db DB COMMAND ARGS --format json` and parses its output.
+pub(crate) fn json_of(db: &std::path::Path, command: &str, args: &[&str]) -> Value {
+    let out = litindex().arg("--db").arg(db).arg(command).args(args).args(["--format", "json"]).output().unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
     serde_json::from_str(&stdout(&out)).unwrap()
+}
+
+fn related_json(db: &std::path::Path, args: &[&str]) -> Value {
+    json_of(db, "related", args)
 }
 
 fn by_id(v: &Value) -> BTreeMap<String, Value> {
@@ -209,5 +214,39 @@ fn related_rejects_unknown_ids_and_bad_limits() {
         let out = litindex().arg("--db").arg(&db).args(["related", "t"]).args(bad).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{bad:?}: {}", stderr(&out));
         assert_eq!(stderr(&out).trim().lines().count(), 1, "{}", stderr(&out));
+    }
+}
+
+/// With stored vectors, `text` adds their cosine with the seed's vector
+/// (no model needed at query time): checked against the model's own vectors.
+#[test]
+fn related_text_uses_stored_vectors_when_there_are_any() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = small_index(dir.path());
+    let model = dir.path().join("tiny-model");
+    litindex::embed::tiny::write_tiny_model(&model, 16, 7).unwrap();
+    let out = litindex().arg("--db").arg(&db).args(["embed", "-q", "--model-dir"]).arg(&model).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+
+    let v = related_json(&db, &["2101.00001", "--method", "text", "--limit", "100"]);
+    assert!(v["vectors"].is_string(), "{v}");
+    let embedder = litindex::embed::Embedder::load(&model).unwrap();
+    let store = litindex::store::Store::open(&db).unwrap();
+    let vector_of = |id: &str| {
+        let p = store.paper(id).unwrap().unwrap();
+        embedder.embed_one(&litindex::embed::vectors::doc_text(&p.title, &p.abstract_)).unwrap()
+    };
+    let seed = vector_of("2101.00001");
+    let rows = v["related"].as_array().unwrap();
+    assert!(!rows.is_empty() && rows.len() <= 5, "{v}");
+    let max_text = rows.iter().map(|r| r["text_score"].as_f64().unwrap()).fold(0.0, f64::max);
+    for r in rows {
+        let id = r["id"].as_str().unwrap();
+        let expected = litindex::embed::model::cosine(&seed, &vector_of(id));
+        let cosine = r["cosine"].as_f64().unwrap();
+        assert!((cosine - expected).abs() < 1e-4, "{id}: cosine {cosine} vs {expected}");
+        let text_norm = (r["text_score"].as_f64().unwrap() / max_text + cosine.max(0.0)) / 2.0;
+        assert!((r["text_norm"].as_f64().unwrap() - text_norm).abs() < 1e-9, "{r}");
+        assert_eq!(r["score"], r["text_norm"]);
     }
 }
