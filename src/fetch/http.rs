@@ -97,7 +97,12 @@ impl Client {
         loop {
             self.pace(req.api, wait);
             self.stats.requests += 1;
-            let (why, retry_after) = match self.attempt(req)? {
+            let outcome = self.attempt(req);
+            // The interval runs from the end of this answer: the API then sees
+            // at least the interval between two arrivals, however long the
+            // connection, the transfer or a loaded machine took.
+            self.last[req.api as usize] = Some(Instant::now());
+            let (why, retry_after) = match outcome? {
                 Attempt::Body(b) => return Ok(b),
                 Attempt::Transient(why, after) => (why, after),
             };
@@ -182,7 +187,7 @@ impl Client {
         }
     }
 
-    /// Sleeps until `api`'s interval since its previous request has passed.
+    /// Sleeps until `api`'s interval since its previous answer has passed.
     fn pace(&mut self, api: Api, wait: &dyn Fn(Duration, HttpStats)) {
         let i = api as usize;
         if let Some(last) = self.last[i] {
@@ -194,7 +199,6 @@ impl Client {
                 self.stats.waited += due - now;
             }
         }
-        self.last[i] = Some(Instant::now());
     }
 
     /// `backoff · 2^attempt` plus a jitter in `[0, backoff)`, at most [`MAX_BACKOFF`].
