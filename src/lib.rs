@@ -20,6 +20,7 @@ pub mod analyzer;
 pub mod bench;
 pub mod bm25;
 pub mod candidate;
+pub mod context;
 pub mod embed;
 pub mod eval;
 pub mod evidence;

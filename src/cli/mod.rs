@@ -2,11 +2,13 @@
 //! commands' arguments here, a larger group's in a file of its own
 //! (`search.rs`: the retrieval flags of `search`, `eval` and `run`).
 
+mod context;
 mod explore;
 mod fetch;
 mod marks;
 mod search;
 
+pub use context::*;
 pub use explore::*;
 pub use fetch::*;
 pub use marks::*;
@@ -80,6 +82,12 @@ pub enum Command {
     EvalEvidence(EvalEvidenceArgs),
     /// Fetch papers from OpenAlex, Semantic Scholar and arXiv into the index (cached, resumable)
     Fetch(FetchArgs),
+    /// A numbered source pack for an LLM: instructions, then each hit's evidence sentences as [n]
+    Context(ContextArgs),
+    /// Check an answer's [n] citations against its pack (exit 1 if one points outside it)
+    VerifyCitations(VerifyCitationsArgs),
+    /// Measure the citation check on SciFact claims (gold, top wrong BM25 hit, random abstract)
+    EvalCitations(EvalCitationsArgs),
 }
 
 /// Output formats.

@@ -4,9 +4,11 @@
 mod bench;
 mod build;
 mod check;
+mod context;
 mod dupes;
 mod embed;
 mod eval;
+mod eval_citations;
 mod eval_evidence;
 mod fetch;
 mod gaps;
@@ -20,6 +22,7 @@ mod run;
 mod search;
 mod stats;
 mod synth;
+mod verify_citations;
 mod watch;
 
 use std::fmt;
@@ -75,6 +78,10 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
             marks::validate_feedback(&args.feedback_tuning)?
         }
         Command::Run(args) => search::validate(&args.search)?,
+        Command::Context(args) => {
+            search::validate(&args.search)?;
+            marks::validate_feedback(&args.marks.tuning)?
+        }
         _ => {}
     }
     match cli.command {
@@ -99,6 +106,9 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Gaps(args) => gaps::run(&args, &open_for_reading(&db)?, out),
         Command::EvalEvidence(args) => eval_evidence::run(&args, &open_for_reading(&db)?, out),
         Command::Fetch(args) => fetch::run(&args, db.path(), out),
+        Command::Context(args) => context::run(&args, &open_for_reading(&db)?, out),
+        Command::VerifyCitations(args) => verify_citations::run(&args, &open_for_reading(&db)?, out),
+        Command::EvalCitations(args) => eval_citations::run(&args, &open_for_reading(&db)?, out),
     }
 }
 
