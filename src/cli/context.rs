@@ -74,6 +74,8 @@ pub struct EvalCitationsArgs {
     #[arg(long)]
     pub w_paper: Option<f64>,
     #[arg(long)]
+    pub w_bigram: Option<f64>,
+    #[arg(long)]
     pub threshold: Option<f64>,
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,

@@ -13,10 +13,14 @@ pub fn run(args: &EvalCitationsArgs, store: &Store, out: &mut dyn Write) -> anyh
         w_ratio: args.w_ratio.unwrap_or(d.w_ratio),
         w_sentence: args.w_sentence.unwrap_or(d.w_sentence),
         w_paper: args.w_paper.unwrap_or(d.w_paper),
+        w_bigram: args.w_bigram.unwrap_or(d.w_bigram),
         threshold: args.threshold.unwrap_or(d.threshold),
         ..d
     };
-    if ![params.w_ratio, params.w_sentence, params.w_paper, params.threshold].iter().all(|v| v.is_finite()) {
+    if ![params.w_ratio, params.w_sentence, params.w_paper, params.w_bigram, params.threshold]
+        .iter()
+        .all(|v| v.is_finite())
+    {
         return Err(UsageError("weights and --threshold must be numbers".into()).into());
     }
     if !(0.0..=1.0).contains(&args.target_gold) {
@@ -29,14 +33,19 @@ pub fn run(args: &EvalCitationsArgs, store: &Store, out: &mut dyn Write) -> anyh
         Format::Table => {
             let p = r.params;
             writeln!(out, "claims     {} (skipped {})", r.claims, r.skipped)?;
-            writeln!(out, "supported  (a) gold {:.3}   (b) top wrong BM25 hit {:.3}   (c) random {:.3}", r.gold_supported, r.neighbour_supported, r.random_supported)?;
             writeln!(
                 out,
-                "{} score = {}·ratio + {}·sentence + {}·paper, supported at ≥ {:.4}",
+                "supported  (a) gold {:.3}   (b) top wrong BM25 hit {:.3}   (c) random {:.3}",
+                r.gold_supported, r.neighbour_supported, r.random_supported
+            )?;
+            writeln!(
+                out,
+                "{} score = {}·ratio + {}·sentence + {}·paper + {}·bigram, supported at ≥ {:.4}",
                 if r.tuned { "tuned:" } else { "given:" },
                 p.w_ratio,
                 p.w_sentence,
                 p.w_paper,
+                p.w_bigram,
                 p.threshold
             )?;
         }

@@ -10,7 +10,7 @@
 //! result is the share of each judged *supported*.
 //!
 //! `tune` chooses the weights on the given claims instead: over a grid of
-//! weights summing to 1 (step 0.1), the threshold is the highest at which
+//! the four weights summing to 1 (step 0.1), the threshold is the highest at which
 //! at least `target_gold` of (a) are supported; the weights with the
 //! fewest (b), then (c), supported win.
 
@@ -69,8 +69,8 @@ struct DocId {
     doc_id: serde_json::Value,
 }
 
-/// The three features of one citation.
-type Features = [f64; 3];
+/// The four features of one citation.
+type Features = [f64; 4];
 
 /// Measures (or tunes) the citation check on `claims` over `store` (an index of the SciFact corpus).
 pub fn eval_citations(
@@ -103,7 +103,7 @@ pub fn eval_citations(
     })?;
     let params = if options.tune { tune(&triples, options) } else { options.params };
     let share = |k: usize| {
-        let n = triples.iter().filter(|t| { let [r, s, p] = t[k]; params.score(r, s, p) >= params.threshold }).count();
+        let n = triples.iter().filter(|t| params.score(t[k]) >= params.threshold).count();
         if triples.is_empty() { 0.0 } else { n as f64 / triples.len() as f64 }
     };
     Ok(CitationEval {
@@ -145,12 +145,12 @@ fn claim_triple(
             break id;
         }
     };
-    let mut out = [[0.0; 3]; 3];
+    let mut out = [[0.0; 4]; 3];
     for (slot, id) in out.iter_mut().zip([gold_id, neighbour, random]) {
         let answer = format!("{} [1]", claim.claim);
         let v = verify(store, &answer, &[PackSource { number: 1, id }], &options.params)?;
         if let Some(s) = v.checks.first().and_then(|c| c.support.as_ref()) {
-            *slot = [s.ratio, s.sentence_coverage, s.paper_coverage];
+            *slot = [s.ratio, s.sentence_coverage, s.paper_coverage, s.bigram_coverage];
         }
     }
     Ok(Some(out))
@@ -159,21 +159,21 @@ fn claim_triple(
 /// The weights and threshold that keep `target_gold` of (a) supported with the fewest (b), then (c).
 fn tune(triples: &[[Features; 3]], options: &CitationEvalOptions) -> SupportParams {
     let mut best: Option<(usize, usize, SupportParams)> = None;
-    for i in 0..=10 {
-        for j in 0..=(10 - i) {
-            let (w_ratio, w_sentence) = (i as f64 / 10.0, j as f64 / 10.0);
-            let mut p = SupportParams { w_ratio, w_sentence, w_paper: (10 - i - j) as f64 / 10.0, ..options.params };
-            let weights = p;
-            let score = |f: &Features| weights.score(f[0], f[1], f[2]);
-            let mut gold: Vec<f64> = triples.iter().map(|t| score(&t[0])).collect();
-            gold.sort_by(|a, b| b.total_cmp(a));
-            let keep = ((options.target_gold * gold.len() as f64).ceil() as usize).clamp(1, gold.len().max(1));
-            p.threshold = gold.get(keep - 1).copied().unwrap_or(0.0);
-            let count = |k: usize| triples.iter().filter(|t| score(&t[k]) >= p.threshold).count();
-            let (b, c) = (count(1), count(2));
-            if best.as_ref().is_none_or(|&(bb, bc, _)| (b, c) < (bb, bc)) {
-                best = Some((b, c, p));
-            }
+    let grid = (0..=10).flat_map(|i| (0..=10 - i).flat_map(move |j| (0..=10 - i - j).map(move |k| (i, j, k))));
+    for (i, j, k) in grid {
+        let w = |n: usize| n as f64 / 10.0;
+        let (w_ratio, w_sentence, w_paper, w_bigram) = (w(i), w(j), w(k), w(10 - i - j - k));
+        let mut p = SupportParams { w_ratio, w_sentence, w_paper, w_bigram, ..options.params };
+        let weights = p;
+        let score = |f: &Features| weights.score(*f);
+        let mut gold: Vec<f64> = triples.iter().map(|t| score(&t[0])).collect();
+        gold.sort_by(|a, b| b.total_cmp(a));
+        let keep = ((options.target_gold * gold.len() as f64).ceil() as usize).clamp(1, gold.len().max(1));
+        p.threshold = gold.get(keep - 1).copied().unwrap_or(0.0);
+        let count = |k: usize| triples.iter().filter(|t| score(&t[k]) >= p.threshold).count();
+        let (b, c) = (count(1), count(2));
+        if best.as_ref().is_none_or(|&(bb, bc, _)| (b, c) < (bb, bc)) {
+            best = Some((b, c, p));
         }
     }
     best.map_or(options.params, |(_, _, p)| p)
@@ -203,11 +203,11 @@ mod tests {
     #[test]
     fn tuning_keeps_the_gold_share_and_minimises_the_wrong_ones() {
         // Feature 0 separates gold from neighbours; feature 2 does not.
-        let t = |g: f64, n: f64| [[g, 0.0, 0.9], [n, 0.0, 0.9], [0.0, 0.0, 0.1]];
+        let t = |g: f64, n: f64| [[g, 0.0, 0.9, 0.5], [n, 0.0, 0.9, 0.5], [0.0, 0.0, 0.1, 0.0]];
         let triples: Vec<_> = (0..10).map(|i| t(0.6 + i as f64 / 50.0, 0.3)).collect();
         let options = CitationEvalOptions { params: SupportParams::default(), tune: true, target_gold: 0.85, seed: 1 };
         let p = tune(&triples, &options);
-        let supported = |k: usize| triples.iter().filter(|t| p.score(t[k][0], t[k][1], t[k][2]) >= p.threshold).count();
+        let supported = |k: usize| triples.iter().filter(|t| p.score(t[k]) >= p.threshold).count();
         assert_eq!((supported(0), supported(1), supported(2)), (9, 0, 0), "{p:?}");
         assert!(p.w_ratio > 0.0, "{p:?}");
     }

@@ -81,7 +81,13 @@ pub fn pack(
         let chosen = evidence::evidence(&text, &query, &EvidenceParams::default(), None).sentences;
         let ranges = split_sentences(&text);
         let sentences = chosen.iter().filter_map(|&i| ranges.get(i)).map(|r| text[r.clone()].to_string()).collect();
-        sources.push(Source { number: sources.len() + 1, id: hit.id.clone(), title: hit.title.clone(), year: hit.year, sentences });
+        sources.push(Source {
+            number: sources.len() + 1,
+            id: hit.id.clone(),
+            title: hit.title.clone(),
+            year: hit.year,
+            sentences,
+        });
     }
     Ok(within_budget(&request.query, sources, budget_tokens))
 }
@@ -128,7 +134,13 @@ mod tests {
     use super::*;
 
     fn source(n: usize, sentence: &str) -> Source {
-        Source { number: n, id: format!("id{n}"), title: format!("T{n}"), year: Some(2020), sentences: vec![sentence.into()] }
+        Source {
+            number: n,
+            id: format!("id{n}"),
+            title: format!("T{n}"),
+            year: Some(2020),
+            sentences: vec![sentence.into()],
+        }
     }
 
     #[test]

@@ -103,7 +103,13 @@ mod tests {
             question: "why\nnot".into(),
             instructions: super::super::INSTRUCTIONS.into(),
             sources: vec![
-                Source { number: 1, id: "arxiv:1".into(), title: "A, b".into(), year: Some(2001), sentences: vec!["S.".into()] },
+                Source {
+                    number: 1,
+                    id: "arxiv:1".into(),
+                    title: "A, b".into(),
+                    year: Some(2001),
+                    sentences: vec!["S.".into()],
+                },
                 Source { number: 2, id: "doi:10.1/x".into(), title: "C".into(), year: None, sentences: vec![] },
             ],
             omitted: 0,
@@ -114,7 +120,8 @@ mod tests {
         assert!(md.contains("Question: why not\n"), "{md}");
         assert!(md.contains("\n[1] A, b (2001), arxiv:1\n    S.\n"), "{md}");
         assert!(md.contains("\n[2] C (n.d.), doi:10.1/x\n"), "{md}");
-        let want = vec![PackSource { number: 1, id: "arxiv:1".into() }, PackSource { number: 2, id: "doi:10.1/x".into() }];
+        let want =
+            vec![PackSource { number: 1, id: "arxiv:1".into() }, PackSource { number: 2, id: "doi:10.1/x".into() }];
         assert_eq!(parse_pack(&md, "p.md").unwrap(), want);
         assert_eq!(parse_pack(&serde_json::to_string(&pack).unwrap(), "p.json").unwrap(), want);
     }

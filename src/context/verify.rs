@@ -222,7 +222,15 @@ pub fn verify(
                 Judgment::NotFound => v.not_found += 1,
             }
             v.outside_pack += usize::from(id.is_none());
-            v.checks.push(CitationCheck { line, sentence: sentence.to_string(), number, id, judgment, reason, support: found });
+            v.checks.push(CitationCheck {
+                line,
+                sentence: sentence.to_string(),
+                number,
+                id,
+                judgment,
+                reason,
+                support: found,
+            });
         }
     }
     Ok(v)
@@ -246,7 +254,8 @@ mod tests {
 
     #[test]
     fn sentences_keep_trailing_citations_and_lines() {
-        let answer = "# Answer\n\nBRCA1 raises risk [1]. It is\nwidely studied. [2]\n- A list item [3]\n2. Numbered [4].\n";
+        let answer =
+            "# Answer\n\nBRCA1 raises risk [1]. It is\nwidely studied. [2]\n- A list item [3]\n2. Numbered [4].\n";
         let got: Vec<(&str, usize)> = answer_sentences(answer).into_iter().map(|(r, l)| (&answer[r], l)).collect();
         assert_eq!(
             got,

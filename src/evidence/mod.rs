@@ -32,8 +32,8 @@
 mod eval;
 mod sentences;
 
-pub use eval::{EvidenceEval, eval_evidence};
 pub(crate) use eval::for_each_line;
+pub use eval::{EvidenceEval, eval_evidence};
 pub use sentences::split_sentences;
 
 use std::collections::{HashMap, HashSet};
