@@ -60,6 +60,9 @@ pub struct EvalCitationsArgs {
     /// Choose the weights and threshold on these claims (keeping --target-gold of the gold citations supported)
     #[arg(long)]
     pub tune: bool,
+    /// With --tune: keep the given (or default) weights and choose the threshold only
+    #[arg(long, requires = "tune")]
+    pub only_given_weights: bool,
     /// With --tune: the share of gold citations the threshold keeps supported
     #[arg(long, default_value_t = 0.85)]
     pub target_gold: f64,

@@ -26,7 +26,13 @@ pub fn run(args: &EvalCitationsArgs, store: &Store, out: &mut dyn Write) -> anyh
     if !(0.0..=1.0).contains(&args.target_gold) {
         return Err(UsageError(format!("--target-gold {} is out of range: use 0 to 1", args.target_gold)).into());
     }
-    let options = CitationEvalOptions { params, tune: args.tune, target_gold: args.target_gold, seed: args.seed };
+    let options = CitationEvalOptions {
+        params,
+        tune: args.tune,
+        threshold_only: args.only_given_weights,
+        target_gold: args.target_gold,
+        seed: args.seed,
+    };
     let r = eval_citations(store, &args.claims, &args.sentences, &options)?;
     match args.format {
         Format::Json => super::write_json(out, &r)?,

@@ -12,7 +12,8 @@
 //! `tune` chooses the weights on the given claims instead: over a grid of
 //! the four weights summing to 1 (step 0.1), the threshold is the highest at which
 //! at least `target_gold` of (a) are supported; the weights with the
-//! fewest (b), then (c), supported win.
+//! fewest (b), then (c), supported win (`threshold_only`: the given weights,
+//! the threshold alone chosen so).
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -31,6 +32,8 @@ pub struct CitationEvalOptions {
     pub params: SupportParams,
     /// Choose the weights and threshold on these claims instead of using `params`'.
     pub tune: bool,
+    /// With `tune`: keep `params`' weights and choose the threshold only.
+    pub threshold_only: bool,
     /// The share of (a) the tuned threshold keeps supported.
     pub target_gold: f64,
     pub seed: u64,
@@ -159,11 +162,21 @@ fn claim_triple(
 /// The weights and threshold that keep `target_gold` of (a) supported with the fewest (b), then (c).
 fn tune(triples: &[[Features; 3]], options: &CitationEvalOptions) -> SupportParams {
     let mut best: Option<(usize, usize, SupportParams)> = None;
+    let w = |n: usize| n as f64 / 10.0;
     let grid = (0..=10).flat_map(|i| (0..=10 - i).flat_map(move |j| (0..=10 - i - j).map(move |k| (i, j, k))));
-    for (i, j, k) in grid {
-        let w = |n: usize| n as f64 / 10.0;
-        let (w_ratio, w_sentence, w_paper, w_bigram) = (w(i), w(j), w(k), w(10 - i - j - k));
-        let mut p = SupportParams { w_ratio, w_sentence, w_paper, w_bigram, ..options.params };
+    let candidates: Vec<SupportParams> = if options.threshold_only {
+        vec![options.params]
+    } else {
+        grid.map(|(i, j, k)| SupportParams {
+            w_ratio: w(i),
+            w_sentence: w(j),
+            w_paper: w(k),
+            w_bigram: w(10 - i - j - k),
+            ..options.params
+        })
+        .collect()
+    };
+    for mut p in candidates {
         let weights = p;
         let score = |f: &Features| weights.score(*f);
         let mut gold: Vec<f64> = triples.iter().map(|t| score(&t[0])).collect();
@@ -205,7 +218,13 @@ mod tests {
         // Feature 0 separates gold from neighbours; feature 2 does not.
         let t = |g: f64, n: f64| [[g, 0.0, 0.9, 0.5], [n, 0.0, 0.9, 0.5], [0.0, 0.0, 0.1, 0.0]];
         let triples: Vec<_> = (0..10).map(|i| t(0.6 + i as f64 / 50.0, 0.3)).collect();
-        let options = CitationEvalOptions { params: SupportParams::default(), tune: true, target_gold: 0.85, seed: 1 };
+        let options = CitationEvalOptions {
+            params: SupportParams::default(),
+            tune: true,
+            threshold_only: false,
+            target_gold: 0.85,
+            seed: 1,
+        };
         let p = tune(&triples, &options);
         let supported = |k: usize| triples.iter().filter(|t| p.score(t[k]) >= p.threshold).count();
         assert_eq!((supported(0), supported(1), supported(2)), (9, 0, 0), "{p:?}");
