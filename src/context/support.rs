@@ -147,7 +147,12 @@ mod tests {
     fn a_sentence_saying_the_claim_scores_one() {
         let claim = "BRCA1 mutations raise breast cancer risk.";
         let p = SupportParams::default();
-        let s = support(&query(claim), claim, "A study", "We looked. BRCA1 mutations raise breast cancer risk.", &p);
+        // Every sentence as long as the claim: the length normalisation is 1, as in the self-score.
+        let (title, text) = (
+            "Zebra giraffe lion tiger bear wolf",
+            "Cats dogs birds fish frogs mice. BRCA1 mutations raise breast cancer risk.",
+        );
+        let s = support(&query(claim), claim, title, text, &p);
         assert!((s.ratio - 1.0).abs() < 1e-9, "{s:?}");
         assert!((s.paper_coverage - 1.0).abs() < 1e-9 && (s.sentence_coverage - 1.0).abs() < 1e-9);
         assert_eq!(s.best_sentence.as_deref(), Some("BRCA1 mutations raise breast cancer risk."));
