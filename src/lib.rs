@@ -23,6 +23,7 @@ pub mod bench;
 pub mod bm25;
 pub mod candidate;
 pub mod cite;
+pub mod context;
 pub mod embed;
 pub mod eval;
 pub mod evidence;

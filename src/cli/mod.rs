@@ -2,12 +2,14 @@
 //! commands' arguments here, a larger group's in a file of its own
 //! (`search.rs`: the retrieval flags of `search`, `eval` and `run`).
 
+mod context;
 mod explore;
 mod export;
 mod fetch;
 mod marks;
 mod search;
 
+pub use context::*;
 pub use explore::*;
 pub use export::*;
 pub use fetch::*;
@@ -84,6 +86,12 @@ pub enum Command {
     Fetch(FetchArgs),
     /// Export papers as BibTeX, CSL-JSON, RIS or Paper JSON Lines: the ids given, the hits of --query, or the whole index
     Export(ExportArgs),
+    /// A numbered source pack for an LLM: instructions, then each hit's evidence sentences as [n]
+    Context(ContextArgs),
+    /// Check an answer's [n] citations against its pack (exit 1 if one points outside it)
+    VerifyCitations(VerifyCitationsArgs),
+    /// Measure the citation check on SciFact claims (gold, top wrong BM25 hit, random abstract)
+    EvalCitations(EvalCitationsArgs),
 }
 
 /// Output formats.

@@ -4,9 +4,11 @@
 mod bench;
 mod build;
 mod check;
+mod context;
 mod dupes;
 mod embed;
 mod eval;
+mod eval_citations;
 mod eval_evidence;
 mod export;
 mod fetch;
@@ -21,6 +23,7 @@ mod run;
 mod search;
 mod stats;
 mod synth;
+mod verify_citations;
 mod watch;
 
 use std::fmt;
@@ -77,6 +80,10 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         }
         Command::Run(args) => search::validate(&args.search)?,
         Command::Export(args) => search::validate(&args.search)?,
+        Command::Context(args) => {
+            search::validate(&args.search)?;
+            marks::validate_feedback(&args.marks.tuning)?
+        }
         _ => {}
     }
     match cli.command {
@@ -102,6 +109,9 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::EvalEvidence(args) => eval_evidence::run(&args, &open_for_reading(&db)?, out),
         Command::Fetch(args) => fetch::run(&args, db.path(), out),
         Command::Export(args) => export::run(&args, &open_for_reading(&db)?, out),
+        Command::Context(args) => context::run(&args, &open_for_reading(&db)?, out),
+        Command::VerifyCitations(args) => verify_citations::run(&args, &open_for_reading(&db)?, out),
+        Command::EvalCitations(args) => eval_citations::run(&args, &open_for_reading(&db)?, out),
     }
 }
 

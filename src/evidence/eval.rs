@@ -157,7 +157,7 @@ fn overlaps(a: &Range<usize>, b: &Range<usize>) -> bool {
 
 /// Calls `f` with each non-empty line of `path` (gunzipped when it starts
 /// with the gzip magic bytes) and its `file:line`.
-fn for_each_line(path: &Path, mut f: impl FnMut(&str, &str) -> anyhow::Result<()>) -> anyhow::Result<()> {
+pub(crate) fn for_each_line(path: &Path, mut f: impl FnMut(&str, &str) -> anyhow::Result<()>) -> anyhow::Result<()> {
     let file = std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
     let mut raw = BufReader::new(file);
     let gzip = raw.fill_buf().with_context(|| format!("cannot read {}", path.display()))?.starts_with(&[0x1f, 0x8b]);

@@ -32,6 +32,7 @@
 mod eval;
 mod sentences;
 
+pub(crate) use eval::for_each_line;
 pub use eval::{EvidenceEval, eval_evidence};
 pub use sentences::split_sentences;
 
@@ -108,6 +109,11 @@ impl EvidenceQuery {
 
     pub fn is_empty(&self) -> bool {
         self.idf.is_empty()
+    }
+
+    /// The idf of an `english` term of the query (`None` when it is not one).
+    pub fn idf(&self, term: &str) -> Option<f64> {
+        self.idf.get(term).copied()
     }
 }
 

@@ -87,3 +87,16 @@ pub fn shared_data(sub: &str) -> Option<PathBuf> {
         None
     }
 }
+
+/// An `english` index of the SciFact corpus, built by the real binary in
+/// `dir`, and the data set's folder; `None` (after [`skip_for_want_of`])
+/// without the data.
+pub fn scifact_english(dir: &Path) -> Option<(PathBuf, PathBuf)> {
+    let data = shared_data("scifact")?;
+    let db = dir.join("scifact.db");
+    let corpus = data.join("corpus.jsonl.gz");
+    let out =
+        litindex().arg("--db").arg(&db).args(["ingest", "-q", "--analyzer", "english"]).arg(&corpus).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    Some((db, data))
+}

@@ -14,6 +14,7 @@ mod bench;
 mod bm25;
 mod cli;
 mod common;
+mod context;
 mod eval;
 mod evidence;
 mod export;
