@@ -7,7 +7,8 @@
 //! entry: the key (an alias of kind `citekey`), `title` (required),
 //! `author` (`and`-separated, `Last, First` or `First Last`), `year` (else
 //! `date`), `doi`, `eprint` (an arXiv id when `archivePrefix`/`eprinttype` is
-//! arXiv or absent), `url`, `abstract`; other fields are ignored. Values
+//! arXiv or absent), `url`, `abstract`, the venue (`journal`, else
+//! `journaltitle`, else `booktitle`); other fields are ignored. Values
 //! are LaTeX-decoded (`latex::decode`), except `doi`, `eprint` and `url`.
 //! A malformed entry is one bad record located `file:LINE` at its `@`;
 //! reading goes on at the next line that starts with `@`.
@@ -290,6 +291,7 @@ fn entry(raw: RawEntry, macros: &HashMap<String, String>) -> Result<LibraryEntry
     e.title = latex::decode(get("title").ok_or_else(|| field_err("title", "is required"))?);
     e.abstract_ = get("abstract").map(latex::decode).unwrap_or_default();
     e.authors = get("author").map(authors).unwrap_or_default();
+    e.venue = ["journal", "journaltitle", "booktitle"].iter().find_map(|f| get(f)).map(latex::decode);
     e.year = match (get("year"), get("date")) {
         (Some(y), _) => year_in("year", &latex::decode(y))?,
         (None, Some(d)) => year_in("date", d)?,
