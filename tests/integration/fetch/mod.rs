@@ -3,6 +3,7 @@
 //! cache, ids, snowballing, retries, timeouts, malformed answers, a killed
 //! fetch, and the rate limiter's spacing measured by the server.
 
+mod carry;
 mod faults;
 mod fixtures;
 mod server;
