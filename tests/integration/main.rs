@@ -31,3 +31,4 @@ mod reliability;
 mod retrieval;
 mod semantic;
 mod watch;
+mod wire;
