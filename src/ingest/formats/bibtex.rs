@@ -42,6 +42,31 @@ pub fn read(input: Input) -> anyhow::Result<Items> {
     Ok(Box::new(out.into_iter()))
 }
 
+/// The id `fetch` can look up for each entry of the BibTeX file `path`, in
+/// file order: its strongest DOI, arXiv or OpenAlex id (an entry's key names
+/// nothing an API knows). Also the keys of the entries that have none. A
+/// malformed entry is an error located `file:LINE`.
+pub fn fetchable_ids(path: &std::path::Path) -> anyhow::Result<(Vec<PaperId>, Vec<String>)> {
+    let (mut ids, mut without) = (Vec::new(), Vec::new());
+    for item in read(super::open_input(path)?)? {
+        let (item, _) = item.map_err(|e| anyhow::anyhow!("{e}"))?;
+        let Item::Record(r) = item else { continue };
+        let best = r
+            .ids
+            .into_iter()
+            .filter(|id| !matches!(id, PaperId::Own(_) | PaperId::Citekey(_)))
+            .min_by_key(|id| (id.priority(), id.key()));
+        match best {
+            Some(id) => ids.push(id),
+            None => without.push(match r.source_id {
+                PaperId::Citekey(key) => key,
+                other => other.key(),
+            }),
+        }
+    }
+    Ok((ids, without))
+}
+
 /// One field's value before macro expansion: its parts, joined by `#`.
 enum Part {
     Literal(String),
