@@ -451,7 +451,7 @@ mod tests {
                 references: vec![],
                 citations: vec![],
                 arxiv_version: Some(2),
-                venue: None,
+                venue: Some("J. Retr. 7 (2021) 1-12".into()),
             })
         );
         assert_eq!(

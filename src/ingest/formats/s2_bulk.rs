@@ -150,6 +150,7 @@ mod tests {
                 title: "Sparse Mixtures of Retrieval Experts".into(),
                 year: Some(2021),
                 authors: vec!["Ada Lovelace".into(), "Charles Babbage".into()],
+                venue: Some("Journal of Retrieval".into()),
                 ..Record::default()
             })
         );
