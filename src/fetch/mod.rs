@@ -8,7 +8,9 @@
 //! its own, which also stores the answer (compressed, with its request and
 //! time) in the index's response cache: a kill loses at most the page in
 //! flight, and a rerun takes every page it already has from the cache
-//! (neither asking the API nor ingesting again) and asks only for the rest.
+//! (neither asking the API nor ingesting again) and asks only for the rest;
+//! a page `build` carried over from the index it replaced is ingested from
+//! the cache, without asking.
 //! `refresh` asks again for everything.
 //!
 //! HTTP (rate limits, retries, timeouts) is in [`http`]; the library never

@@ -4,7 +4,9 @@
 //!
 //! A response is written by the ingest of the papers read from it, in the
 //! same transaction ([`crate::ingest::IngestOptions::responses`]), so a
-//! stored response always means "these papers are in the index".
+//! stored response means "these papers are in the index", except one that
+//! `build` carried over from the index it replaced ([`carry_responses`],
+//! `ingested = 0`), which the next fetch ingests from the cache.
 
 use std::io::{Read, Write};
 use std::path::Path;
