@@ -1,5 +1,6 @@
-//! The BibTeX writer: one `@misc` entry per paper (litindex keeps no venue
-//! or entry type), text fields LaTeX-escaped, the title's case protected by
+//! The BibTeX writer: one entry per paper, `@article` with its venue as
+//! `journal` when it has one, else `@misc` (litindex keeps no other entry
+//! type), text fields LaTeX-escaped, the title's case protected by
 //! a second pair of braces, `doi`, `eprint` + `archivePrefix` and `url`
 //! verbatim, authors `Last, First` joined by `and`.
 
@@ -11,8 +12,12 @@ pub(super) fn write(out: &mut dyn Write, e: &Entry, first: bool) -> io::Result<(
     if !first {
         out.write_all(b"\n")?;
     }
-    writeln!(out, "@misc{{{},", e.key)?;
+    let kind = if e.venue.is_some() { "article" } else { "misc" };
+    writeln!(out, "@{kind}{{{},", e.key)?;
     writeln!(out, "  title = {{{{{}}}}},", latex::escape(&e.title))?;
+    if let Some(venue) = &e.venue {
+        writeln!(out, "  journal = {{{}}},", latex::escape(venue))?;
+    }
     if !e.authors.is_empty() {
         let authors: Vec<String> = e.authors.iter().map(|a| author(a)).collect();
         writeln!(out, "  author = {{{}}},", authors.join(" and "))?;

@@ -1,4 +1,5 @@
-//! The CSL-JSON writer: one JSON array of items (`type` `article`, `id` and
+//! The CSL-JSON writer: one JSON array of items (`type` `article`, or
+//! `article-journal` with the venue as `container-title`, `id` and
 //! `citation-key` the key, `author` as `family`/`given`, `issued` as
 //! `date-parts`, `DOI`, `URL`, an arXiv id as `number` `arXiv:ID` with
 //! `publisher` `arXiv`, as Zotero writes preprints), written item by item.
@@ -14,8 +15,11 @@ pub(super) fn write(out: &mut dyn Write, e: &Entry, first: bool) -> io::Result<(
     let mut item = Map::new();
     item.insert("id".into(), json!(e.key));
     item.insert("citation-key".into(), json!(e.key));
-    item.insert("type".into(), json!("article"));
+    item.insert("type".into(), json!(if e.venue.is_some() { "article-journal" } else { "article" }));
     item.insert("title".into(), json!(e.title));
+    if let Some(venue) = &e.venue {
+        item.insert("container-title".into(), json!(venue));
+    }
     if !e.authors.is_empty() {
         let authors: Vec<Value> = e
             .authors

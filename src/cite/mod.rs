@@ -48,6 +48,8 @@ pub struct Entry {
     pub arxiv: Option<String>,
     /// The paper's landing page: arXiv abs page, else doi.org, else OpenAlex, else Semantic Scholar.
     pub url: Option<String>,
+    /// Where it was published, when a source said.
+    pub venue: Option<String>,
     /// Ids it cites (for `jsonl`).
     pub references: Vec<String>,
 }
@@ -104,6 +106,7 @@ impl<'w> Exporter<'w> {
             doi,
             arxiv,
             url,
+            venue: row.venue,
             references,
         }
     }
@@ -121,6 +124,7 @@ impl<'w> Exporter<'w> {
                     abstract_: &e.abstract_,
                     year: e.year,
                     authors: &e.authors,
+                    venue: e.venue.as_deref(),
                     references: &e.references,
                 };
                 // Serialised first: a closed pipe then surfaces as the plain
@@ -153,6 +157,8 @@ struct PaperLine<'a> {
     abstract_: &'a str,
     year: Option<i32>,
     authors: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    venue: Option<&'a str>,
     references: &'a [String],
 }
 

@@ -1,4 +1,5 @@
-//! The RIS writer: `TY  - GEN` (litindex keeps no entry type), `ID` the
+//! The RIS writer: `TY  - JOUR` with the venue as `JO` when the paper has
+//! one, else `TY  - GEN` (litindex keeps no other entry type), `ID` the
 //! key, `TI`, one `AU  - Last, First` per author, `PY`, `DO`, `UR`, the
 //! arXiv id as `AN  - arXiv:ID`, `AB`, `ER`. RIS is one field per line, so a
 //! line break inside a value is written as a space.
@@ -9,9 +10,12 @@ use super::{Entry, names};
 
 pub(super) fn write(out: &mut dyn Write, e: &Entry) -> io::Result<()> {
     let mut field = |tag: &str, value: &str| writeln!(out, "{tag}  - {}", one_line(value));
-    field("TY", "GEN")?;
+    field("TY", if e.venue.is_some() { "JOUR" } else { "GEN" })?;
     field("ID", &e.key)?;
     field("TI", &e.title)?;
+    if let Some(venue) = &e.venue {
+        field("JO", venue)?;
+    }
     for a in &e.authors {
         let n = names::split(a);
         if n.given.is_empty() { field("AU", &n.family)? } else { field("AU", &format!("{}, {}", n.family, n.given))? }

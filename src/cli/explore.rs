@@ -2,15 +2,19 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, ValueEnum};
+use clap::{ArgGroup, Args, ValueEnum};
 
-use super::Format;
+use super::{Format, named};
+use litindex::store::Label;
 
 #[derive(Debug, Args)]
 pub struct RelatedArgs {
     /// Seed papers: ids or any alias `paper` accepts (a set is scored as a whole)
-    #[arg(required = true, value_name = "ID")]
+    #[arg(required_unless_present = "from_marks", value_name = "ID")]
     pub ids: Vec<String>,
+    /// Add the papers marked LABEL (a reading list: favorite, to-read, …) to the seeds
+    #[arg(long, value_name = "LABEL", value_parser = named::<Label>("label"))]
+    pub from_marks: Option<Label>,
     /// Similarity: co-citation, bibliographic coupling, text (BM25 more-like-this) or both (graph and text)
     #[arg(long, value_enum, default_value_t)]
     pub method: RelatedMethod,
@@ -36,13 +40,20 @@ pub enum RelatedMethod {
 }
 
 #[derive(Debug, Args)]
+#[command(group(ArgGroup::new("scope").required(true).args(["from", "all", "from_marks", "source"])))]
 pub struct GapsArgs {
     /// Papers whose references to look at (ids or aliases)
-    #[arg(long, value_name = "ID", num_args = 1.., required_unless_present = "all", conflicts_with = "all")]
+    #[arg(long, value_name = "ID", num_args = 1..)]
     pub from: Vec<String>,
     /// Look at the references of every paper in the index
     #[arg(long)]
     pub all: bool,
+    /// Look at the references of the papers marked LABEL (favorite, to-read, …)
+    #[arg(long, value_name = "LABEL", value_parser = named::<Label>("label"))]
+    pub from_marks: Option<Label>,
+    /// Look at the references of the papers with a record from SOURCE (bibtex, csl-json, ris, openalex, …)
+    #[arg(long, value_name = "SOURCE")]
+    pub source: Option<String>,
     /// How many missing ids to list
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: u64,

@@ -5,13 +5,14 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 
 use litindex::cite::CiteFormat;
+use litindex::store::Label;
 
-use super::SearchOpts;
+use super::{SearchOpts, named};
 
 /// What `export` writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ExportFormat {
-    /// BibTeX (`@misc` entries, keys `surnameYEARword`)
+    /// BibTeX (`@article` with a venue, else `@misc`; keys `surnameYEARword`)
     Bibtex,
     /// CSL-JSON: one array of items (Zotero, Pandoc, citeproc)
     CslJson,
@@ -33,7 +34,7 @@ impl ExportFormat {
 }
 
 /// Papers to export: the ids given, else the hits of `--query`, else the
-/// whole index (streamed, in id order).
+/// papers marked `--marks`, else the whole index (streamed, in id order).
 #[derive(Debug, Args)]
 pub struct ExportArgs {
     /// Papers by id or any alias (DOI, arXiv id, CorpusId, OpenAlex id, citation key); none: the whole index, or the hits of --query
@@ -42,6 +43,9 @@ pub struct ExportArgs {
     /// Export the hits of this search (the search flags apply) instead of ids
     #[arg(long, conflicts_with = "ids")]
     pub query: Option<String>,
+    /// Export the papers marked LABEL (favorite, exclude, to-read, read) instead of ids
+    #[arg(long, value_name = "LABEL", value_parser = named::<Label>("label"), conflicts_with_all = ["ids", "query"])]
+    pub marks: Option<Label>,
     #[command(flatten)]
     pub search: SearchOpts,
     /// How many hits of --query to export

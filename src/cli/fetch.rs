@@ -22,9 +22,14 @@ pub struct FetchArgs {
     /// Paper ids: doi:10.…, arXiv:2101.00001, W2741809807 (OpenAlex), CorpusId:123, an S2 paper sha
     #[arg(value_name = "ID")]
     pub ids: Vec<String>,
-    /// A file of ids, one per line (blank lines and lines starting with # are skipped)
+    /// A file of ids, one per line (blank lines and lines starting with # are skipped),
+    /// or a BibTeX library (`.bib`, or starting with `@`): the DOI or arXiv id of each entry
     #[arg(long, value_name = "FILE")]
     pub ids_from: Option<PathBuf>,
+    /// Fetch the ids `gaps --all` lists: the ones the index's papers cite most and it lacks
+    /// (by the id itself or a DOI/arXiv alias the index knows for it; at most --limit of them)
+    #[arg(long)]
+    pub from_gaps: bool,
     /// OpenAlex works search (`search=`)
     #[arg(long, value_name = "QUERY")]
     pub openalex: Option<String>,
@@ -37,7 +42,7 @@ pub struct FetchArgs {
     /// arXiv search_query (their syntax: ti:attention AND cat:cs.CL)
     #[arg(long, value_name = "QUERY")]
     pub arxiv: Option<String>,
-    /// Papers per search
+    /// Papers per search (and the most ids --from-gaps takes)
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: u64,
     /// Snowball from what is fetched

@@ -18,7 +18,7 @@ pub fn run(args: &ExportArgs, store: &Store, out: &mut dyn Write) -> anyhow::Res
             Some(result.ranked.into_iter().map(|h| h.id).collect())
         }
         None if !args.ids.is_empty() => Some(resolve(store, &args.ids)?),
-        None => None,
+        None => args.marks.map(|label| super::related::marked(store, label)).transpose()?,
     };
     let format = args.format.cite();
     let write = |out: &mut dyn Write| match &ids {

@@ -17,7 +17,7 @@ use litindex::store::Store;
 
 pub fn run(args: &FetchArgs, db: &Path, out: &mut dyn Write) -> anyhow::Result<()> {
     let bm25 = Bm25::new(args.index.k1, args.index.b).map_err(|e| UsageError(e.to_string()))?;
-    let plan = plan(args)?;
+    let plan = plan(args, db)?;
     let mut opts = FetchOptions {
         bases: Bases {
             openalex: base(&args.openalex_base, "--openalex-base")?,
@@ -67,28 +67,30 @@ pub fn run(args: &FetchArgs, db: &Path, out: &mut dyn Write) -> anyhow::Result<(
     print_summary(&summary, db, started.elapsed().as_secs_f64(), out)
 }
 
-fn plan(args: &FetchArgs) -> anyhow::Result<FetchPlan> {
+fn plan(args: &FetchArgs, db: &Path) -> anyhow::Result<FetchPlan> {
     let mut ids = Vec::new();
     for id in &args.ids {
         ids.push(checked_id(id, "an argument")?);
     }
     if let Some(path) = &args.ids_from {
         let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-        for (n, line) in text.lines().enumerate() {
-            let line = line.trim().trim_start_matches('\u{feff}');
-            if line.is_empty() || line.starts_with('#') {
-                continue;
+        let meaningful = |l: &&str| !l.trim().is_empty() && !l.trim().starts_with('#');
+        let first = text.trim_start_matches('\u{feff}').lines().find(meaningful).unwrap_or("");
+        let bib = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("bib")) || first.trim().starts_with('@');
+        if bib {
+            ids.extend(bibtex_ids(path)?);
+        } else {
+            for (n, line) in text.lines().enumerate() {
+                let line = line.trim().trim_start_matches('\u{feff}');
+                if line.is_empty() || line.starts_with('#') {
+                    continue;
+                }
+                ids.push(checked_id(line, &format!("{}:{}", path.display(), n + 1))?);
             }
-            if line.starts_with('@') {
-                return Err(UsageError(format!(
-                    "{}:{}: looks like BibTeX, which --ids-from does not read yet; give one id per line",
-                    path.display(),
-                    n + 1
-                ))
-                .into());
-            }
-            ids.push(checked_id(line, &format!("{}:{}", path.display(), n + 1))?);
         }
+    }
+    if args.from_gaps {
+        ids.extend(gap_ids(db, args.limit)?);
     }
     let plan = FetchPlan {
         openalex_search: args.openalex.clone(),
@@ -111,11 +113,61 @@ fn plan(args: &FetchArgs) -> anyhow::Result<FetchPlan> {
         || plan.arxiv_search.is_some()
         || !plan.ids.is_empty();
     if !any {
-        return Err(
-            UsageError("nothing to fetch: give ids, --ids-from FILE, --openalex, --s2 or --arxiv".into()).into()
-        );
+        return Err(UsageError(
+            "nothing to fetch: give ids, --ids-from FILE, --from-gaps, --openalex, --s2 or --arxiv".into(),
+        )
+        .into());
     }
     Ok(plan)
+}
+
+/// The DOI or arXiv id of each entry of the BibTeX library `path`; the
+/// entries with neither are named in a note.
+fn bibtex_ids(path: &Path) -> anyhow::Result<Vec<String>> {
+    let (ids, without) = litindex::ingest::bibtex_fetchable_ids(path).map_err(|e| UsageError(format!("{e:#}")))?;
+    if !without.is_empty() {
+        let more = if without.len() > 5 { ", …" } else { "" };
+        let keys = without.iter().take(5).map(String::as_str).collect::<Vec<_>>().join(", ");
+        super::print_note(&format!(
+            "{}: {} entr{} with no DOI or arXiv id to fetch by: {keys}{more}",
+            path.display(),
+            without.len(),
+            if without.len() == 1 { "y" } else { "ies" }
+        ));
+    }
+    Ok(ids.iter().map(PaperId::key).collect())
+}
+
+/// The ids `gaps --all --limit LIMIT` lists, each as itself when fetch can
+/// look it up, else as a DOI/arXiv/… alias the index knows for it; the gaps
+/// with neither are named in a note.
+fn gap_ids(db: &Path, limit: u64) -> anyhow::Result<Vec<String>> {
+    anyhow::ensure!(db.exists(), "--from-gaps: there is no index at {} to find gaps in", db.display());
+    let store = Store::open_with_notes(db, &super::print_note)?;
+    let lookable = |id: &PaperId| !matches!(id, PaperId::Own(_) | PaperId::Citekey(_));
+    let (mut ids, mut unknown) = (Vec::new(), Vec::new());
+    for gap in litindex::explore::gaps(&store, None, limit)? {
+        let own = PaperId::parse(&gap.id);
+        let alias = || {
+            gap.aliases
+                .iter()
+                .filter_map(|a| a.split_once(':'))
+                .find_map(|(kind, alias)| PaperId::from_alias(kind, alias).filter(lookable))
+        };
+        match Some(own).filter(lookable).or_else(alias) {
+            Some(id) => ids.push(id.key()),
+            None => unknown.push(gap.id),
+        }
+    }
+    if !unknown.is_empty() {
+        super::print_note(&format!(
+            "--from-gaps: {} missing id(s) name nothing an API knows (no DOI or arXiv id): {}",
+            unknown.len(),
+            unknown.iter().take(5).cloned().collect::<Vec<_>>().join(", ")
+        ));
+    }
+    anyhow::ensure!(!ids.is_empty() || !unknown.is_empty(), "--from-gaps: {} cites no id it lacks", db.display());
+    Ok(ids)
 }
 
 /// `id` if it is of a kind fetch can look up; a usage error naming `where_` otherwise.

@@ -2,12 +2,21 @@
 
 use std::io::Write;
 
+use super::UsageError;
 use crate::cli::{Format, GapsArgs};
 use litindex::explore::gaps;
 use litindex::store::Store;
 
 pub fn run(args: &GapsArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result<()> {
-    let from = if args.all { None } else { Some(super::related::resolve_all(store, &args.from)?) };
+    let from = if args.all {
+        None
+    } else if let Some(label) = args.from_marks {
+        Some(super::related::marked(store, label)?)
+    } else if let Some(source) = &args.source {
+        Some(from_source(store, source)?)
+    } else {
+        Some(super::related::resolve_all(store, &args.from)?)
+    };
     let gaps = gaps(store, from.as_deref(), args.limit)?;
     match args.format {
         Format::Json => super::write_json(out, &gaps)?,
@@ -36,4 +45,20 @@ pub fn run(args: &GapsArgs, store: &Store, out: &mut dyn Write) -> anyhow::Resul
         }
     }
     Ok(())
+}
+
+/// The papers with a record from `source`; a source the index has no record
+/// from is a usage error listing the ones it has.
+pub(super) fn from_source(store: &Store, source: &str) -> anyhow::Result<Vec<String>> {
+    let ids = store.papers_from_source(source)?;
+    if ids.is_empty() {
+        let known = store.record_sources()?;
+        return Err(UsageError(format!(
+            "--source: {} has no record from `{source}` (its sources: {})",
+            store.path().display(),
+            known.join(", ")
+        ))
+        .into());
+    }
+    Ok(ids)
 }

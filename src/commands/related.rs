@@ -7,10 +7,17 @@ use clap::ValueEnum;
 
 use crate::cli::{Format, RelatedArgs, RelatedMethod};
 use litindex::explore::{Method, related};
-use litindex::store::Store;
+use litindex::store::{Label, Store};
 
 pub fn run(args: &RelatedArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result<()> {
-    let seeds = resolve_all(store, &args.ids)?;
+    let mut seeds = resolve_all(store, &args.ids)?;
+    if let Some(label) = args.from_marks {
+        for id in marked(store, label)? {
+            if !seeds.contains(&id) {
+                seeds.push(id);
+            }
+        }
+    }
     let method = match args.method {
         RelatedMethod::Cocitation => Method::Cocitation,
         RelatedMethod::Coupling => Method::Coupling,
@@ -70,6 +77,18 @@ pub fn run(args: &RelatedArgs, store: &Store, out: &mut dyn Write) -> anyhow::Re
         }
     }
     Ok(())
+}
+
+/// The papers of the index marked `label`, sorted; none is an error saying
+/// so (a reading list that selects nothing is not an empty answer).
+pub(super) fn marked(store: &Store, label: Label) -> anyhow::Result<Vec<String>> {
+    let ids = store.papers_labelled(label)?;
+    anyhow::ensure!(
+        !ids.is_empty(),
+        "no paper of {} is marked `{label}` (mark some with `litindex mark ID {label}`)",
+        store.path().display()
+    );
+    Ok(ids)
 }
 
 /// The canonical id of each paper the user named, in order, repeats dropped;

@@ -8,7 +8,9 @@
 //! its own, which also stores the answer (compressed, with its request and
 //! time) in the index's response cache: a kill loses at most the page in
 //! flight, and a rerun takes every page it already has from the cache
-//! (neither asking the API nor ingesting again) and asks only for the rest.
+//! (neither asking the API nor ingesting again) and asks only for the rest;
+//! a page `build` carried over from the index it replaced is ingested from
+//! the cache, without asking.
 //! `refresh` asks again for everything.
 //!
 //! HTTP (rate limits, retries, timeouts) is in [`http`]; the library never
@@ -299,15 +301,18 @@ impl Run<'_> {
         let mut found = Vec::new();
         while let Some(req) = job.request(&self.opts.bases) {
             let key = req.key();
+            // A cached answer not yet ingested was carried over by `build`
+            // from the index it replaced: it is ingested now, without asking.
             let cached = self.cached(&key)?;
-            let (body, fresh) = match cached {
-                Some(body) => (body, false),
+            let (body, fetched_at, from_cache) = match cached {
+                Some(r) if r.ingested => (r.body, None, true),
+                Some(r) => (r.body, Some(r.fetched_at), true),
                 None => {
                     self.report(&key);
                     let (opts, summary, hop) = (self.opts, &self.summary, self.hop);
                     let wait = |d: Duration, stats: HttpStats| progress(opts, summary, hop, stats, &key, Some(d));
                     match self.client.send(&req, &wait) {
-                        Ok(body) => (body, true),
+                        Ok(body) => (body, Some(now_secs()), false),
                         Err(e) if self.hop > 0 && e.downcast_ref::<http::NotFound>().is_some() => {
                             self.note(&format!("skipped while snowballing: {e:#}"));
                             break;
@@ -317,9 +322,10 @@ impl Run<'_> {
                 }
             };
             let page = read_page(&req, &body).map_err(|e| self.keep_note(e))?;
-            if fresh {
-                self.ingest(&req, body).map_err(|e| self.keep_note(e))?;
-            } else {
+            if let Some(at) = fetched_at {
+                self.ingest(&req, body, at).map_err(|e| self.keep_note(e))?;
+            }
+            if from_cache {
                 self.summary.cached_pages += 1;
             }
             self.summary.pages += 1;
@@ -339,7 +345,7 @@ impl Run<'_> {
         ))
     }
 
-    fn cached(&mut self, key: &str) -> anyhow::Result<Option<Vec<u8>>> {
+    fn cached(&mut self, key: &str) -> anyhow::Result<Option<CachedResponse>> {
         if self.opts.refresh {
             return Ok(None);
         }
@@ -351,11 +357,13 @@ impl Run<'_> {
             Some(age) => now_secs().saturating_sub(r.fetched_at) < age.as_secs() as i64,
             None => true,
         };
-        Ok(store.cached_response(key)?.filter(fresh).map(|r| r.body))
+        Ok(store.cached_response(key)?.filter(fresh))
     }
 
-    fn ingest(&mut self, req: &Request, body: Vec<u8>) -> anyhow::Result<()> {
-        let response = CachedResponse { request: req.key(), api: req.api.name().into(), fetched_at: now_secs(), body };
+    /// Ingests `body`, the answer to `req` received at `fetched_at`, storing it in the cache.
+    fn ingest(&mut self, req: &Request, body: Vec<u8>, fetched_at: i64) -> anyhow::Result<()> {
+        let response =
+            CachedResponse { request: req.key(), api: req.api.name().into(), fetched_at, body, ingested: true };
         let input = Input::Bytes { label: req.url.clone(), format: req.format, bytes: response.body.clone() };
         let opts = IngestOptions {
             paper: req.paper.clone(),

@@ -141,7 +141,7 @@ fn contains_run(hay: &[String], needle: &[String]) -> bool {
     !needle.is_empty() && hay.windows(needle.len()).any(|w| w == needle)
 }
 
-/// A [`Filter`] prepared for testing papers.
+/// A [`Filter`] made ready for testing papers.
 struct Rule {
     analyzer: Analyzer,
     must: Vec<Vec<String>>,

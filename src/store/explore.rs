@@ -106,6 +106,21 @@ impl Store {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
+    /// The papers that have a record from `source` (`records.source`: `bibtex`, `openalex`, …), sorted.
+    pub fn papers_from_source(&self, source: &str) -> anyhow::Result<Vec<String>> {
+        let mut stmt =
+            self.conn.prepare_cached("SELECT DISTINCT paper_id FROM records WHERE source = ?1 ORDER BY paper_id")?;
+        let rows = stmt.query_map([source], |r| r.get::<_, String>(0))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Every source the index has records from, sorted.
+    pub fn record_sources(&self) -> anyhow::Result<Vec<String>> {
+        let mut stmt = self.conn.prepare_cached("SELECT DISTINCT source FROM records ORDER BY source")?;
+        let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
     /// The aliases stored for `id` (as an alias or as a paper id), with their kinds.
     pub fn alias_kinds_of(&self, id: &str) -> anyhow::Result<Vec<(String, String)>> {
         let mut stmt = self

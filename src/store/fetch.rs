@@ -1,12 +1,15 @@
 //! The response cache of `litindex fetch` (table `fetch_responses`,
-//! `migrations/006_fetch.sql`): every response body that was ingested, under
+//! `migrations/006_fetch.sql`, `007_fetch_carried.sql`): every response body that was ingested, under
 //! the request that got it, zlib-compressed.
 //!
 //! A response is written by the ingest of the papers read from it, in the
 //! same transaction ([`crate::ingest::IngestOptions::responses`]), so a
-//! stored response always means "these papers are in the index".
+//! stored response means "these papers are in the index", except one that
+//! `build` carried over from the index it replaced ([`carry_responses`],
+//! `ingested = 0`), which the next fetch ingests from the cache.
 
 use std::io::{Read, Write};
+use std::path::Path;
 
 use anyhow::Context;
 use flate2::Compression;
@@ -28,6 +31,10 @@ pub struct CachedResponse {
     pub fetched_at: i64,
     /// The body, uncompressed.
     pub body: Vec<u8>,
+    /// Whether its papers are in this index: `false` for a response `build`
+    /// carried over from the index it replaced (stored responses are
+    /// always written ingested).
+    pub ingested: bool,
 }
 
 /// Stores `responses` (replacing older ones for the same request) on `conn`,
@@ -65,16 +72,17 @@ fn unpack(request: &str, packed: &[u8], len: i64) -> anyhow::Result<Vec<u8>> {
 impl Store {
     /// The stored response to `request`, if any.
     pub fn cached_response(&self, request: &str) -> anyhow::Result<Option<CachedResponse>> {
-        let row: Option<(String, i64, Vec<u8>, i64)> = self
+        let row: Option<(String, i64, Vec<u8>, i64, bool)> = self
             .conn
             .query_row(
-                "SELECT api, fetched_at, body, body_len FROM fetch_responses WHERE request = ?1",
+                "SELECT api, fetched_at, body, body_len, ingested FROM fetch_responses WHERE request = ?1",
                 [request],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
             )
             .optional()?;
-        row.map(|(api, fetched_at, packed, len)| {
-            Ok(CachedResponse { request: request.to_string(), api, fetched_at, body: unpack(request, &packed, len)? })
+        row.map(|(api, fetched_at, packed, len, ingested)| {
+            let body = unpack(request, &packed, len)?;
+            Ok(CachedResponse { request: request.to_string(), api, fetched_at, body, ingested })
         })
         .transpose()
     }
@@ -83,6 +91,35 @@ impl Store {
     pub fn cached_response_count(&self) -> anyhow::Result<u64> {
         Ok(self.conn.query_row("SELECT count(*) FROM fetch_responses", [], |r| r.get::<_, i64>(0))? as u64)
     }
+}
+
+/// Copies the response cache of the index `old` (which `build` is replacing)
+/// into the new index on `conn`, row by row (the cache may be large), each
+/// marked not ingested: the new index holds only the build's inputs. Nothing
+/// to copy when `old` has no cache (its schema predates it).
+pub(super) fn carry_responses(old: &Path, conn: &Connection) -> anyhow::Result<u64> {
+    let (src, _) = super::open_read_only(old, &|_| {})?;
+    let has: i64 = src.query_row(
+        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'fetch_responses'",
+        [],
+        |r| r.get(0),
+    )?;
+    if has == 0 {
+        return Ok(0);
+    }
+    let mut insert = conn.prepare(
+        "INSERT OR IGNORE INTO fetch_responses (request, api, fetched_at, body, body_len, ingested)
+         VALUES (?1, ?2, ?3, ?4, ?5, 0)",
+    )?;
+    let mut stmt = src.prepare("SELECT request, api, fetched_at, body, body_len FROM fetch_responses")?;
+    let mut rows = stmt.query([])?;
+    let mut n = 0;
+    while let Some(r) = rows.next()? {
+        let (request, api, at, body, len): (String, String, i64, Vec<u8>, i64) =
+            (r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?);
+        n += insert.execute(params![request, api, at, body, len])? as u64;
+    }
+    Ok(n)
 }
 
 /// The invariant `fetch_responses`: every stored response decompresses to
@@ -134,6 +171,7 @@ mod tests {
             api: "openalex".into(),
             fetched_at: 1_700_000_000,
             body: b"{\"results\": []}".repeat(40),
+            ingested: true,
         };
         let mut conn = crate::store::open_for_writing(&db, &|_| {}).unwrap();
         crate::store::write_transaction(&mut conn, |c| put_responses(c, std::slice::from_ref(&resp))).unwrap();

@@ -275,6 +275,8 @@ pub(crate) struct Carried {
     tags: Vec<(String, String, String)>,
     watches: Vec<(String, String, String, String, Option<String>)>,
     seen: Vec<(String, String, i64)>,
+    /// The old index, whose fetch response cache is copied over by `restore`.
+    responses_from: Option<std::path::PathBuf>,
 }
 
 impl Carried {
@@ -315,6 +317,7 @@ impl Carried {
                 seen: collect(c, "SELECT watch, paper_id, rank FROM watch_seen", |r| {
                     Ok((r.get(0)?, r.get(1)?, r.get(2)?))
                 })?,
+                responses_from: Some(path.to_path_buf()),
             })
         };
         read().map_err(|e| anyhow::anyhow!("cannot read the marks and watches of {} to keep them: {e}", path.display()))
@@ -346,6 +349,10 @@ impl Carried {
         let mut seen = conn.prepare("INSERT INTO watch_seen (watch, paper_id, rank) VALUES (?1, ?2, ?3)")?;
         for (w, id, rank) in &self.seen {
             seen.execute(params![w, id, rank])?;
+        }
+        if let Some(old) = &self.responses_from {
+            super::fetch::carry_responses(old, conn)
+                .map_err(|e| anyhow::anyhow!("cannot keep the fetch cache of {}: {e:#}", old.display()))?;
         }
         Ok(())
     }

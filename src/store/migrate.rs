@@ -13,6 +13,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("004_venue.sql", include_str!("../../migrations/004_venue.sql")),
     ("005_marks.sql", include_str!("../../migrations/005_marks.sql")),
     ("006_fetch.sql", include_str!("../../migrations/006_fetch.sql")),
+    ("007_fetch_carried.sql", include_str!("../../migrations/007_fetch_carried.sql")),
 ];
 
 /// The schema version this binary writes and reads.

@@ -27,6 +27,7 @@ struct Expected {
     doi: Option<&'static str>,
     arxiv: Option<&'static str>,
     url: Option<&'static str>,
+    venue: Option<&'static str>,
 }
 
 const HARD_TITLE: &str = r"Sets {a, b} at 50% & $5: x_1 #2 ^ ~ \ back";
@@ -43,6 +44,7 @@ fn plain() -> Expected {
         doi: None,
         arxiv: None,
         url: None,
+        venue: None,
     }
 }
 
@@ -59,6 +61,7 @@ fn expected() -> Vec<Expected> {
             doi: Some("10.1234/abc_def"),
             arxiv: None,
             url: Some("https://doi.org/10.1234/abc_def"),
+            venue: Some("Journal of Ünïcødé & Graphs"),
         },
         Expected {
             key: "vanderberg2021sets",
@@ -70,6 +73,7 @@ fn expected() -> Vec<Expected> {
             doi: None,
             arxiv: Some("2101.00001"),
             url: Some("https://arxiv.org/abs/2101.00001"),
+            venue: Some("Proc. Graphs 2021"),
         },
         // Two keys alike: the second gets `a`.
         Expected { key: "vanderberg2021use", id: "p3", title: "On the Use of Graphs", ..plain() },
@@ -98,7 +102,17 @@ fn build(dir: &Path) -> PathBuf {
         })
         .collect();
     let jsonl = dir.join("papers.jsonl");
-    let lines: Vec<String> = papers.iter().map(|p| serde_json::to_string(p).unwrap()).collect();
+    let lines: Vec<String> = papers
+        .iter()
+        .zip(expected())
+        .map(|(p, e)| {
+            let mut v = serde_json::to_value(p).unwrap();
+            if let Some(venue) = e.venue {
+                v["venue"] = json!(venue);
+            }
+            v.to_string()
+        })
+        .collect();
     fs::write(&jsonl, lines.join("\n")).unwrap();
     let db = dir.join("i.db");
     let o = litindex().arg("--db").arg(&db).args(["build", "--quiet", "--jsonl"]).arg(&jsonl).output().unwrap();
@@ -124,6 +138,10 @@ fn bibtex_round_trips_through_the_biblatex_crate() {
     for e in expected() {
         let entry = bib.get(e.key).unwrap();
         assert_eq!(entry.title().unwrap().format_verbatim(), e.title, "{}", e.key);
+        let kind = if e.venue.is_some() { biblatex::EntryType::Article } else { biblatex::EntryType::Misc };
+        assert_eq!(entry.entry_type, kind, "{}", e.key);
+        let journal = entry.get("journal").map(|c| c.format_verbatim());
+        assert_eq!(journal.as_deref(), e.venue, "{}", e.key);
         let authors: Vec<(String, String)> = entry
             .author()
             .unwrap_or_default()
@@ -222,6 +240,9 @@ fn csl_json_is_valid_against_the_official_schema_and_round_trips() {
         assert_eq!(item.get("author").cloned().unwrap_or(json!([])), json!(authors), "{}", e.key);
         assert_eq!(item.get("issued").cloned(), e.year.map(|y| json!({"date-parts": [[y]]})), "{}", e.key);
         assert_eq!(item["DOI"].as_str(), e.doi, "{}", e.key);
+        assert_eq!(item["container-title"].as_str(), e.venue, "{}", e.key);
+        let kind = if e.venue.is_some() { "article-journal" } else { "article" };
+        assert_eq!(item["type"], kind, "{}", e.key);
         assert_eq!(item["URL"].as_str(), e.url, "{}", e.key);
         assert_eq!(item["number"].as_str().map(str::to_string), e.arxiv.map(|a| format!("arXiv:{a}")), "{}", e.key);
         assert_eq!(item["abstract"].as_str().unwrap_or(""), e.abstract_, "{}", e.key);
@@ -242,7 +263,8 @@ fn ris_round_trips_through_rispy() {
     for (r, e) in records.iter().zip(expected()) {
         let s = |k: &str| r.get(k).and_then(Value::as_str).map(str::to_string);
         assert_eq!(s("id").as_deref(), Some(e.key));
-        assert_eq!(s("type_of_reference").as_deref(), Some("GEN"));
+        assert_eq!(s("type_of_reference").as_deref(), Some(if e.venue.is_some() { "JOUR" } else { "GEN" }));
+        assert_eq!(s("journal_name").as_deref(), e.venue, "{}", e.key);
         assert_eq!(s("title").as_deref(), Some(e.title), "{}", e.key);
         let authors: Vec<String> =
             e.authors.iter().map(|(f, g)| if g.is_empty() { f.to_string() } else { format!("{f}, {g}") }).collect();
@@ -252,6 +274,27 @@ fn ris_round_trips_through_rispy() {
         assert_eq!(r.get("urls").cloned(), e.url.map(|u| json!([u])), "{}", e.key);
         assert_eq!(s("accession_number"), e.arxiv.map(|a| format!("arXiv:{a}")), "{}", e.key);
         assert_eq!(s("abstract").unwrap_or_default(), e.abstract_, "{}", e.key);
+    }
+}
+
+/// Each library format exported and imported again by litindex's own
+/// reader gives every paper its venue back (and none to a paper without).
+#[test]
+fn venues_round_trip_through_the_library_readers() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = build(dir.path());
+    for (format, file) in [("bibtex", "lib.bib"), ("csl-json", "lib.json"), ("ris", "lib.ris")] {
+        let out = dir.path().join(file);
+        fs::write(&out, export(&db, &["--format", format])).unwrap();
+        let db2 = dir.path().join(format!("{format}.db"));
+        let o = litindex().arg("--db").arg(&db2).args(["ingest", "--format", format]).arg(&out).output().unwrap();
+        assert!(o.status.success(), "{format}: {}", stderr(&o));
+        for e in expected() {
+            let o = litindex().arg("--db").arg(&db2).args(["paper", e.key, "--format", "json"]).output().unwrap();
+            assert!(o.status.success(), "{format} {}: {}", e.key, stderr(&o));
+            let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+            assert_eq!(v["venue"].as_str(), e.venue, "{format} {}", e.key);
+        }
     }
 }
 

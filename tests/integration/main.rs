@@ -33,3 +33,4 @@ mod reliability;
 mod retrieval;
 mod semantic;
 mod watch;
+mod wire;

@@ -7,7 +7,8 @@
 //! entry: the key (an alias of kind `citekey`), `title` (required),
 //! `author` (`and`-separated, `Last, First` or `First Last`), `year` (else
 //! `date`), `doi`, `eprint` (an arXiv id when `archivePrefix`/`eprinttype` is
-//! arXiv or absent), `url`, `abstract`; other fields are ignored. Values
+//! arXiv or absent), `url`, `abstract`, the venue (`journal`, else
+//! `journaltitle`, else `booktitle`); other fields are ignored. Values
 //! are LaTeX-decoded (`latex::decode`), except `doi`, `eprint` and `url`.
 //! A malformed entry is one bad record located `file:LINE` at its `@`;
 //! reading goes on at the next line that starts with `@`.
@@ -39,6 +40,31 @@ pub fn read(input: Input) -> anyhow::Result<Items> {
         }
     }
     Ok(Box::new(out.into_iter()))
+}
+
+/// The id `fetch` can look up for each entry of the BibTeX file `path`, in
+/// file order: its strongest DOI, arXiv or OpenAlex id (an entry's key names
+/// nothing an API knows). Also the keys of the entries that have none. A
+/// malformed entry is an error located `file:LINE`.
+pub fn fetchable_ids(path: &std::path::Path) -> anyhow::Result<(Vec<PaperId>, Vec<String>)> {
+    let (mut ids, mut without) = (Vec::new(), Vec::new());
+    for item in read(super::open_input(path)?)? {
+        let (item, _) = item.map_err(|e| anyhow::anyhow!("{e}"))?;
+        let Item::Record(r) = item else { continue };
+        let best = r
+            .ids
+            .into_iter()
+            .filter(|id| !matches!(id, PaperId::Own(_) | PaperId::Citekey(_)))
+            .min_by_key(|id| (id.priority(), id.key()));
+        match best {
+            Some(id) => ids.push(id),
+            None => without.push(match r.source_id {
+                PaperId::Citekey(key) => key,
+                other => other.key(),
+            }),
+        }
+    }
+    Ok((ids, without))
 }
 
 /// One field's value before macro expansion: its parts, joined by `#`.
@@ -290,6 +316,7 @@ fn entry(raw: RawEntry, macros: &HashMap<String, String>) -> Result<LibraryEntry
     e.title = latex::decode(get("title").ok_or_else(|| field_err("title", "is required"))?);
     e.abstract_ = get("abstract").map(latex::decode).unwrap_or_default();
     e.authors = get("author").map(authors).unwrap_or_default();
+    e.venue = ["journal", "journaltitle", "booktitle"].iter().find_map(|f| get(f)).map(latex::decode);
     e.year = match (get("year"), get("date")) {
         (Some(y), _) => year_in("year", &latex::decode(y))?,
         (None, Some(d)) => year_in("date", d)?,

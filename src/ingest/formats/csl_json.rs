@@ -6,7 +6,7 @@
 //! number), `title` (required), `author` (`family`, `given`, particles,
 //! `suffix`, or `literal`), `issued` (`date-parts`, `raw` or `literal`),
 //! `DOI`, `URL`, `number` when it reads `arXiv:ID` (Zotero's preprints),
-//! `abstract`; other fields are ignored. Each item is located `file:LINE`,
+//! `abstract`, `container-title` (the venue); other fields are ignored. Each item is located `file:LINE`,
 //! the line where it starts.
 
 use serde_json::{Map, Value};
@@ -96,6 +96,7 @@ fn item(obj: &Map<String, Value>) -> Result<LibraryEntry, FieldError> {
         authors: authors(obj)?,
         year: issued(obj)?,
         ids: Vec::new(),
+        venue: Some(collapse_ws(&opt_str(obj, "container-title")?)),
     };
     e.add_doi("DOI", &opt_str(obj, "DOI")?)?;
     e.add_url(&opt_str(obj, "URL")?);

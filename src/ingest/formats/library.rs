@@ -44,6 +44,8 @@ pub(crate) struct LibraryEntry {
     pub abstract_: String,
     pub year: Option<i32>,
     pub authors: Vec<String>,
+    /// Where it was published (journal, proceedings), when the entry says.
+    pub venue: Option<String>,
 }
 
 impl LibraryEntry {
@@ -96,7 +98,7 @@ impl LibraryEntry {
             references: Vec::new(),
             citations: Vec::new(),
             arxiv_version: None,
-            venue: None,
+            venue: self.venue.map(|v| v.trim().to_string()).filter(|v| !v.is_empty()),
         })
     }
 }

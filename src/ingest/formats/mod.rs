@@ -9,6 +9,7 @@ mod arxiv_atom;
 mod arxiv_oai;
 mod beir;
 mod bibtex;
+pub use bibtex::fetchable_ids as bibtex_fetchable_ids;
 mod csl_json;
 mod edges;
 mod library;

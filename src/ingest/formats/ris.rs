@@ -5,7 +5,7 @@
 //! Per record: `ID` (the citation key), `TI` or `T1` (required), `AU` /
 //! `A1` (one `Last, First` name each), `PY`, `Y1` or `DA` (the year),
 //! `DO`, `UR` (each URL that names an id), `AN` when it reads `arXiv:ID`,
-//! `AB` or `N2`; other tags are ignored, and a line without a tag continues
+//! `AB` or `N2`, the venue (`JO`, else `JF`, `T2`, `JA`); other tags are ignored, and a line without a tag continues
 //! the value before it. A record without `ID` takes its strongest id as its
 //! own. Records are located `file:LINE` at their `TY`.
 
@@ -143,6 +143,7 @@ fn entry(tags: &[(String, String)]) -> Result<LibraryEntry, FieldError> {
     let mut e = LibraryEntry { key: first(&["ID"]).map(|(_, v)| v.to_string()), ..LibraryEntry::default() };
     e.title = first(&["TI", "T1"]).map(|(_, v)| v.to_string()).ok_or_else(|| field_err("TI", "is required"))?;
     e.abstract_ = first(&["AB", "N2"]).map(|(_, v)| v.to_string()).unwrap_or_default();
+    e.venue = first(&["JO", "JF", "T2", "JA"]).map(|(_, v)| v.to_string());
     e.authors = all("AU").chain(all("A1")).map(names::from_written).filter(|n| !n.is_empty()).collect();
     if let Some((tag, value)) = first(&["PY", "Y1", "DA"]) {
         e.year = year_in(tag, value)?;

@@ -188,3 +188,31 @@ fn sniff_recognises_compact_documents() {
         assert_eq!(sniff(&mut open_input(f.path()).unwrap()).ok(), Some(format), "compact {name}");
     }
 }
+
+/// Each library format's venue comes from the first of its venue fields
+/// that is present (BibTeX `journal`, `journaltitle`, `booktitle`; RIS `JO`,
+/// `JF`, `T2`, `JA`; CSL `container-title`), and a blank or absent one is none.
+#[test]
+fn library_formats_read_the_venue_from_their_fields_in_order() {
+    let cases = [
+        (
+            Format::Bibtex,
+            "@inproceedings{k, title = {T}, booktitle = {Proc. {ACL} \\& more}}\n",
+            Some("Proc. ACL & more"),
+        ),
+        (Format::Bibtex, "@article{k, title = {T}, booktitle = {B}, journaltitle = {J. X}}\n", Some("J. X")),
+        (Format::Bibtex, "@article{k, title = {T}, journaltitle = {J. X}, journal = {J}}\n", Some("J")),
+        (Format::Bibtex, "@misc{k, title = {T}, journal = {  }}\n", None),
+        (Format::Ris, "TY  - JOUR\nID  - k\nTI  - T\nT2  - Second\nJF  - Full\nER  - \n", Some("Full")),
+        (Format::Ris, "TY  - JOUR\nID  - k\nTI  - T\nJA  - Abbr\nT2  - Second\nER  - \n", Some("Second")),
+        (Format::Ris, "TY  - GEN\nID  - k\nTI  - T\nER  - \n", None),
+        (Format::CslJson, r#"[{"id": "k", "title": "T", "container-title": "  J.   Y "}]"#, Some("J. Y")),
+        (Format::CslJson, r#"[{"id": "k", "title": "T"}]"#, None),
+    ];
+    for (format, text, venue) in cases {
+        let input = memory_input("lib", text.as_bytes().to_vec());
+        let items: Vec<_> = super::read(format, input, &FormatOptions::default()).unwrap().collect();
+        let [Ok((Item::Record(r), _))] = &items[..] else { panic!("{text}: {items:?}") };
+        assert_eq!(r.venue.as_deref(), venue, "{text}");
+    }
+}

@@ -3,10 +3,12 @@
 //! cache, ids, snowballing, retries, timeouts, malformed answers, a killed
 //! fetch, and the rate limiter's spacing measured by the server.
 
+mod carry;
 mod faults;
 mod fixtures;
 mod server;
 mod snowball;
+mod wire;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -238,7 +240,8 @@ fn bad_arguments_exit_2_naming_the_value() {
     let cases: [(&[&str], &str); 6] = [
         (&["nonsense"], "`nonsense` is not an id"),
         (&["--ids-from", ids.to_str().unwrap()], "ids.txt:2: `not-an-id` is not an id"),
-        (&["--ids-from", bib.to_str().unwrap()], "refs.bib:1: looks like BibTeX"),
+        // Read by the BibTeX reader, which locates a bad entry by line and field.
+        (&["--ids-from", bib.to_str().unwrap()], "refs.bib:1: field `title`"),
         (&[], "nothing to fetch"),
         (&["--openalex", "q", "--expand", "references", "--depth", "3"], "--depth"),
         (&["--openalex", "q", "--arxiv-base", "ftp://mirror"], "--arxiv-base: `ftp://mirror` is not an http"),
