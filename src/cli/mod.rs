@@ -6,11 +6,13 @@ mod explore;
 mod fetch;
 mod marks;
 mod search;
+mod serve;
 
 pub use explore::*;
 pub use fetch::*;
 pub use marks::*;
 pub use search::*;
+pub use serve::*;
 
 use std::path::PathBuf;
 
@@ -80,6 +82,8 @@ pub enum Command {
     EvalEvidence(EvalEvidenceArgs),
     /// Fetch papers from OpenAlex, Semantic Scholar and arXiv into the index (cached, resumable)
     Fetch(FetchArgs),
+    /// Serve a local web page: search with score bars and evidence, papers, their citation neighbourhood, marks
+    Serve(ServeArgs),
 }
 
 /// Output formats.

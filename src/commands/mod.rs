@@ -18,6 +18,7 @@ mod paper;
 mod related;
 mod run;
 mod search;
+mod serve;
 mod stats;
 mod synth;
 mod watch;
@@ -99,6 +100,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Gaps(args) => gaps::run(&args, &open_for_reading(&db)?, out),
         Command::EvalEvidence(args) => eval_evidence::run(&args, &open_for_reading(&db)?, out),
         Command::Fetch(args) => fetch::run(&args, db.path(), out),
+        Command::Serve(args) => serve::run(&args, &open_for_reading(&db)?, out),
     }
 }
 

@@ -27,3 +27,4 @@ mod related;
 mod reliability;
 mod retrieval;
 mod semantic;
+mod serve;
