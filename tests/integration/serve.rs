@@ -23,13 +23,8 @@ pub(super) fn hostile_index() -> (tempfile::TempDir, PathBuf) {
     let jsonl = dir.path().join("hostile.jsonl");
     std::fs::write(&jsonl, HOSTILE).unwrap();
     let db = dir.path().join("web.db");
-    let out = litindex()
-        .args(["build", "--quiet", "--mock", "--jsonl"])
-        .arg(&jsonl)
-        .arg("--db")
-        .arg(&db)
-        .output()
-        .unwrap();
+    let out =
+        litindex().args(["build", "--quiet", "--mock", "--jsonl"]).arg(&jsonl).arg("--db").arg(&db).output().unwrap();
     assert!(out.status.success(), "build: {}", String::from_utf8_lossy(&out.stderr));
     (dir, db)
 }
@@ -212,7 +207,11 @@ fn serve_writes_only_with_the_process_token() {
     let page = server.get("/paper?id=xss1");
     assert!(page.body.contains("method=\"post\" action=\"/mark\""), "the buttons are shown");
     let token = token_of(&page.body);
-    for form in ["id=xss1&label=exclude", &format!("id=xss1&label=exclude&token={}", "0".repeat(64)), "id=xss1&label=exclude&token="] {
+    for form in [
+        "id=xss1&label=exclude",
+        &format!("id=xss1&label=exclude&token={}", "0".repeat(64)),
+        "id=xss1&label=exclude&token=",
+    ] {
         let a = server.post("/mark", form);
         assert_eq!(a.status, 403, "{form}: {}", a.body);
     }
@@ -234,7 +233,11 @@ fn serve_writes_only_with_the_process_token() {
     assert_eq!(a.status, 303, "{}", a.body);
     assert!(labels(&db, "xss1").is_empty());
     let other = Server::start(&db, &["--allow-writes"]);
-    assert_eq!(other.post("/mark", &format!("id=xss1&label=read&token={token}")).status, 403, "the token is per process");
+    assert_eq!(
+        other.post("/mark", &format!("id=xss1&label=read&token={token}")).status,
+        403,
+        "the token is per process"
+    );
 }
 
 #[test]

@@ -30,7 +30,8 @@ struct Node {
 
 /// The nodes kept: the `MAX_NODES` nearest within `HOPS`, ordered by hop, then id.
 fn nodes(store: &Store, id: &str) -> anyhow::Result<(Vec<Node>, usize)> {
-    let mut reached: Vec<(String, u32)> = store.expand_cte(&[id.to_string()], HOPS, Direction::Both)?.into_iter().collect();
+    let mut reached: Vec<(String, u32)> =
+        store.expand_cte(&[id.to_string()], HOPS, Direction::Both)?.into_iter().collect();
     reached.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
     let total = reached.len();
     reached.truncate(MAX_NODES);

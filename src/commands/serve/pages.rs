@@ -152,7 +152,11 @@ fn hit(h: &Hit, w: Weights, scale: f64) -> Markup {
                 @if let Some(y) = h.year { " · " (y) }
                 @if !h.authors.is_empty() { " · " (authors(&h.authors)) }
                 @if let Some(v) = &h.venue { " · " i { (v) } }
-                " · " (h.graph_distance.map_or("BM25 hit".to_string(), |d| format!("{d} hop{} from a seed", if d == 1 { "" } else { "s" })))
+                " · " (match h.graph_distance {
+                    None => "first-stage hit".to_string(),
+                    Some(0) => "a seed of the walk".to_string(),
+                    Some(d) => format!("{d} hop{} from a seed", if d == 1 { "" } else { "s" }),
+                })
             }
             (score_bar(h, w, scale))
             @if !h.snippet.is_empty() { p.snippet { (highlighted(&h.snippet, &h.snippet_spans)) } }
@@ -174,7 +178,9 @@ pub(super) fn score_parts(h: &Hit, w: Weights) -> [(&'static str, &'static str, 
     let first = w.bm25 * h.fused_score.unwrap_or(h.bm25_norm);
     let graph = w.graph * h.graph_score;
     let recency = w.recency * h.recency_score;
-    let rest = (h.final_score - first - graph - recency).max(0.0);
+    // What is left is the favorites' bonus; float noise below 1e-9 is none.
+    let rest = h.final_score - first - graph - recency;
+    let rest = if rest > 1e-9 { rest } else { 0.0 };
     [("b", "bm25", first), ("g", "graph", graph), ("r", "recency", recency), ("f", "feedback", rest)]
 }
 

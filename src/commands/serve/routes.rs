@@ -31,7 +31,9 @@ pub(super) fn router(app: Arc<App>) -> Router {
         .route("/paper", get(paper_page))
         .route("/graph.svg", get(graph))
         .route("/export", get(export_route))
-        .route("/assets/style.css", get(style));
+        .route("/assets/style.css", get(style))
+        // Browsers ask for it unbidden: no icon, and no 404 in their console.
+        .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }));
     if app.allow_writes {
         router = router.route("/mark", post(mark)).route("/unmark", post(unmark));
     }
@@ -50,8 +52,11 @@ impl Failure {
 impl From<anyhow::Error> for Failure {
     /// A usage error (a bad query or field) is the client's: 400; the rest is ours: 500.
     fn from(e: anyhow::Error) -> Failure {
-        let status =
-            if e.downcast_ref::<UsageError>().is_some() { StatusCode::BAD_REQUEST } else { StatusCode::INTERNAL_SERVER_ERROR };
+        let status = if e.downcast_ref::<UsageError>().is_some() {
+            StatusCode::BAD_REQUEST
+        } else {
+            StatusCode::INTERNAL_SERVER_ERROR
+        };
         Failure(status, format!("{e:#}").replace('\n', " "))
     }
 }
@@ -104,7 +109,8 @@ impl SearchForm {
     /// (so the page accepts exactly what the command does, with its messages).
     fn args(&self) -> Result<WebSearch, UsageError> {
         let mut argv: Vec<String> = vec!["search".into(), "--limit".into(), PAGE_HITS.to_string()];
-        let fields = [("--mode", &self.mode), ("--author", &self.author), ("--year", &self.year), ("--venue", &self.venue)];
+        let fields =
+            [("--mode", &self.mode), ("--author", &self.author), ("--year", &self.year), ("--venue", &self.venue)];
         for (flag, value) in fields {
             if !value.trim().is_empty() {
                 argv.push(flag.into());
@@ -141,7 +147,9 @@ async fn search_page(State(app): State<Arc<App>>, Query(form): Query<SearchForm>
     .await;
     match result {
         Ok(view) => Html(pages::search_page(&shown, view.as_ref()).into_string()).into_response(),
-        Err(Failure(status, message)) => (status, Html(pages::search_error(&shown, &message).into_string())).into_response(),
+        Err(Failure(status, message)) => {
+            (status, Html(pages::search_error(&shown, &message).into_string())).into_response()
+        }
     }
 }
 
@@ -211,7 +219,10 @@ struct ExportParams {
 
 async fn export_route(State(app): State<Arc<App>>, Query(p): Query<ExportParams>) -> Result<Response, Failure> {
     if p.format != "bibtex" {
-        return Err(Failure(StatusCode::BAD_REQUEST, format!("unknown export format `{}`: use format=bibtex", p.format)));
+        return Err(Failure(
+            StatusCode::BAD_REQUEST,
+            format!("unknown export format `{}`: use format=bibtex", p.format),
+        ));
     }
     let ids: Vec<String> = p.ids.split(',').map(str::trim).filter(|s| !s.is_empty()).map(String::from).collect();
     if ids.is_empty() {
@@ -227,7 +238,8 @@ async fn export_route(State(app): State<Arc<App>>, Query(p): Query<ExportParams>
         Ok(export::bibtex(&rows))
     })
     .await?;
-    let name = if p.ids.contains(',') { "litindex.bib".to_string() } else { format!("{}.bib", export::file_stem(&p.ids)) };
+    let name =
+        if p.ids.contains(',') { "litindex.bib".to_string() } else { format!("{}.bib", export::file_stem(&p.ids)) };
     Ok((
         [
             (header::CONTENT_TYPE, "application/x-bibtex; charset=utf-8".to_string()),
@@ -258,7 +270,11 @@ impl WriteForm {
     fn check(&self, app: &App) -> Result<(), Failure> {
         let (a, b) = (self.token.as_bytes(), app.token.as_bytes());
         let same = a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0;
-        if same { Ok(()) } else { Err(Failure(StatusCode::FORBIDDEN, "missing or wrong form token: reload the page".into())) }
+        if same {
+            Ok(())
+        } else {
+            Err(Failure(StatusCode::FORBIDDEN, "missing or wrong form token: reload the page".into()))
+        }
     }
 
     fn label(&self) -> Result<Option<Label>, Failure> {

@@ -32,7 +32,8 @@ fn missing(dir: &Path, chromium: &Path) -> Option<String> {
 fn serve_in_a_real_browser() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = root.join("tests/browser");
-    let chromium = std::env::var_os("LITINDEX_CHROMIUM").map_or_else(|| PathBuf::from("/usr/bin/chromium"), PathBuf::from);
+    let chromium =
+        std::env::var_os("LITINDEX_CHROMIUM").map_or_else(|| PathBuf::from("/usr/bin/chromium"), PathBuf::from);
     if let Some(what) = missing(&dir, &chromium) {
         let must = std::env::var("LITINDEX_REQUIRE_BROWSER").is_ok_and(|v| v == "1");
         assert!(!must, "LITINDEX_REQUIRE_BROWSER=1, but {what}");
