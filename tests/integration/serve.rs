@@ -315,3 +315,38 @@ fn serve_warns_when_bound_beyond_loopback() {
     assert!(err.contains("warning: listening on 0.0.0.0:"), "{err}");
     assert!(line.contains("http://127.0.0.1:"), "{line}");
 }
+
+/// The page answers while an `ingest` is paused inside its write transaction
+/// (WAL: readers see the last commit), and sees the papers once it commits.
+#[cfg(feature = "failpoints")]
+#[test]
+fn serve_answers_while_an_ingest_is_writing() {
+    let (dir, db) = hostile_index();
+    let server = Server::start(&db, &[]);
+    let extra = dir.path().join("extra.jsonl");
+    std::fs::write(&extra, r#"{"id": "late1", "title": "Zygomorphic sparse attention arrives late"}"#).unwrap();
+    let mut ingest = litindex()
+        .args(["ingest", "--quiet", "--db"])
+        .arg(&db)
+        .arg(&extra)
+        .env("LITINDEX_FAILPOINT", "before-commit")
+        .env("LITINDEX_FAILPOINT_ACTION", "pause")
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = BufReader::new(ingest.stderr.take().unwrap());
+    let mut line = String::new();
+    while !line.contains("failpoint before-commit reached") {
+        line.clear();
+        assert!(err.read_line(&mut line).unwrap() > 0, "the ingest ended before its commit");
+    }
+    let during = server.get("/?q=zygomorphic");
+    assert_eq!(during.status, 200, "{}", during.body);
+    assert!(!during.body.contains("late1"), "the uncommitted paper is not seen");
+    assert!(server.get("/paper?id=xss1").body.contains("xss1"), "the paper page answers too");
+    ingest.kill().unwrap();
+    ingest.wait().unwrap();
+    let out = litindex().args(["ingest", "--quiet", "--db"]).arg(&db).arg(&extra).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(server.get("/?q=zygomorphic").body.contains("/paper?id=late1"), "committed: the running server sees it");
+}
