@@ -8,6 +8,7 @@ mod export;
 mod fetch;
 mod marks;
 mod search;
+mod serve;
 
 pub use context::*;
 pub use explore::*;
@@ -15,6 +16,7 @@ pub use export::*;
 pub use fetch::*;
 pub use marks::*;
 pub use search::*;
+pub use serve::*;
 
 use std::path::PathBuf;
 
@@ -92,6 +94,8 @@ pub enum Command {
     VerifyCitations(VerifyCitationsArgs),
     /// Measure the citation check on SciFact claims (gold, top wrong BM25 hit, random abstract)
     EvalCitations(EvalCitationsArgs),
+    /// Serve a local web page: search with score bars and evidence, papers, their citation neighbourhood, marks
+    Serve(ServeArgs),
 }
 
 /// Output formats.

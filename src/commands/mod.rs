@@ -21,6 +21,7 @@ mod paper;
 mod related;
 mod run;
 mod search;
+mod serve;
 mod stats;
 mod synth;
 mod verify_citations;
@@ -112,6 +113,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Context(args) => context::run(&args, &open_for_reading(&db)?, out),
         Command::VerifyCitations(args) => verify_citations::run(&args, &open_for_reading(&db)?, out),
         Command::EvalCitations(args) => eval_citations::run(&args, &open_for_reading(&db)?, out),
+        Command::Serve(args) => serve::run(&args, &open_for_reading(&db)?, out),
     }
 }
 

@@ -32,5 +32,6 @@ mod related;
 mod reliability;
 mod retrieval;
 mod semantic;
+mod serve;
 mod watch;
 mod wire;

@@ -1,0 +1,30 @@
+//! `litindex serve`: the local web page's flags.
+
+use std::net::IpAddr;
+
+use clap::Args;
+
+/// The port `serve` listens on when none is given.
+pub const DEFAULT_PORT: u16 = 8470;
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The TCP port (0: any free port; the URL printed says which)
+    #[arg(long, default_value_t = DEFAULT_PORT)]
+    pub port: u16,
+    /// The address to listen on; anything but a loopback address makes the page reachable from other machines (a warning says so)
+    #[arg(long, default_value = "127.0.0.1", value_name = "ADDR")]
+    pub bind: IpAddr,
+    /// Offer the mark buttons (POST routes with a per-process token); without it the page cannot change the index
+    #[arg(long)]
+    pub allow_writes: bool,
+}
+
+/// The web page's search form, read as `search`'s command line (the same
+/// flags, checks and messages).
+#[derive(Debug, clap::Parser)]
+#[command(name = "search")]
+pub struct WebSearch {
+    #[command(flatten)]
+    pub search: super::SearchArgs,
+}

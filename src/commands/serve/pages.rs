@@ -1,0 +1,348 @@
+//! The HTML of the pages (maud: every `(value)` is escaped; nothing here
+//! writes unescaped text from the index).
+
+use axum::http::StatusCode;
+use maud::{DOCTYPE, Markup, html};
+
+use super::routes::SearchForm;
+use litindex::search::{Hit, RetrievalResult, Weights};
+use litindex::store::PaperRow;
+use litindex::store::marks::{LABELS, LabelMark};
+
+/// A search's answer and the weights its final scores used.
+pub(super) struct SearchView {
+    pub weights: Weights,
+    pub result: RetrievalResult,
+}
+
+/// A paper this one cites or is cited by (`title`: `None` when not indexed).
+pub(super) struct Linked {
+    pub id: String,
+    pub title: Option<String>,
+}
+
+/// What the paper page shows.
+pub(super) struct PaperView {
+    pub row: PaperRow,
+    /// (alias, kind), the paper's own id left out.
+    pub aliases: Vec<(String, String)>,
+    pub references: Vec<Linked>,
+    pub citations: Vec<Linked>,
+    pub labels: Vec<LabelMark>,
+    pub tags: Vec<String>,
+    pub graph: Markup,
+}
+
+/// `s` percent-encoded for a URL's query component.
+pub(super) fn encode(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => out.push(b as char),
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+pub(super) fn paper_url(id: &str) -> String {
+    format!("/paper?id={}", encode(id))
+}
+
+pub(super) fn export_url(ids: &[&str]) -> String {
+    format!("/export?ids={}&format=bibtex", encode(&ids.join(",")))
+}
+
+fn layout(title: &str, body: Markup) -> Markup {
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                title { (title) " · litindex" }
+                link rel="stylesheet" href="/assets/style.css";
+            }
+            body {
+                header { a.home href="/" { "litindex" } }
+                main { (body) }
+            }
+        }
+    }
+}
+
+fn search_form(form: &SearchForm) -> Markup {
+    let mode = if form.mode.is_empty() { "bm25" } else { form.mode.as_str() };
+    html! {
+        form.search action="/" method="get" {
+            div.row {
+                input #q type="search" name="q" value=(form.q) autofocus
+                    placeholder="words +must -not \"a phrase\" author:NAME year:2019..2023 venue:NAME";
+                button type="submit" { "Search" }
+            }
+            div.row.filters {
+                label { "author " input type="text" name="author" value=(form.author); }
+                label { "year " input type="text" name="year" value=(form.year) placeholder="2019..2023"; }
+                label { "venue " input type="text" name="venue" value=(form.venue); }
+                label { "mode "
+                    select name="mode" {
+                        @for m in ["bm25", "dense", "hybrid"] {
+                            option value=(m) selected[m == mode] { (m) }
+                        }
+                    }
+                }
+                label { input type="checkbox" name="show_excluded" value="on" checked[form.show_excluded.is_some()]; " show excluded" }
+            }
+        }
+    }
+}
+
+/// The search page: the form, and the hits when a search ran.
+pub(super) fn search_page(form: &SearchForm, view: Option<&SearchView>) -> Markup {
+    let title = if form.q.trim().is_empty() { "Search".to_string() } else { form.q.clone() };
+    layout(
+        &title,
+        html! {
+            (search_form(form))
+            @if let Some(view) = view { (results(view)) }
+        },
+    )
+}
+
+/// The search page with the error a bad search gave (served with its status).
+pub(super) fn search_error(form: &SearchForm, message: &str) -> Markup {
+    layout("Bad search", html! { (search_form(form)) p.error role="alert" { (message) } })
+}
+
+pub(super) fn error_page(status: StatusCode, message: &str) -> Markup {
+    layout(status.canonical_reason().unwrap_or("Error"), html! { p.error role="alert" { (message) } })
+}
+
+fn results(view: &SearchView) -> Markup {
+    let r = &view.result;
+    let w = view.weights;
+    let scale = r.ranked.iter().map(|h| h.final_score).fold(0.0, f64::max);
+    let ids: Vec<&str> = r.ranked.iter().map(|h| h.id.as_str()).collect();
+    html! {
+        p.summary {
+            (r.hit_count) " hits, showing " (r.ranked.len()) " · " (format!("{:.1}", r.wall_time_ms)) " ms · final = "
+            span.key.b { (w.bm25) "·" (if r.mode.name() == "bm25" { "bm25_norm" } else { "fused" }) }
+            " + " span.key.g { (w.graph) "·graph" } " + " span.key.r { (w.recency) "·recency" }
+            @if !r.favorites.is_empty() { " + " span.key.f { "feedback" } }
+            @if !ids.is_empty() { " · " a href=(export_url(&ids)) { "export these as BibTeX" } }
+        }
+        @if r.excluded_hidden > 0 {
+            p.note { (r.excluded_hidden) " excluded papers not shown (tick “show excluded” to see them)" }
+        }
+        ol.hits {
+            @for h in &r.ranked { (hit(h, w, scale)) }
+        }
+    }
+}
+
+fn hit(h: &Hit, w: Weights, scale: f64) -> Markup {
+    html! {
+        li.hit.excluded[h.excluded] {
+            div.title {
+                a href=(paper_url(&h.id)) { (h.title) }
+                @if h.excluded { " " span.flag { "excluded" } }
+            }
+            div.meta {
+                span.id { (h.id) }
+                @if let Some(y) = h.year { " · " (y) }
+                @if !h.authors.is_empty() { " · " (authors(&h.authors)) }
+                @if let Some(v) = &h.venue { " · " i { (v) } }
+                " · " (match h.graph_distance {
+                    None => "first-stage hit".to_string(),
+                    Some(0) => "a seed of the walk".to_string(),
+                    Some(d) => format!("{d} hop{} from a seed", if d == 1 { "" } else { "s" }),
+                })
+            }
+            (score_bar(h, w, scale))
+            @if !h.snippet.is_empty() { p.snippet { (highlighted(&h.snippet, &h.snippet_spans)) } }
+        }
+    }
+}
+
+fn authors(names: &[String]) -> String {
+    match names.len() {
+        0..=3 => names.join(", "),
+        n => format!("{}, … ({n} authors)", names[..2].join(", ")),
+    }
+}
+
+/// The parts of a hit's final score: `w_bm25·bm25_norm` (the fused score in
+/// a dense or hybrid search), `w_graph·graph`, `w_recency·recency`, and
+/// what the favorites added (the rest of the final score).
+pub(super) fn score_parts(h: &Hit, w: Weights) -> [(&'static str, &'static str, f64); 4] {
+    let first = w.bm25 * h.fused_score.unwrap_or(h.bm25_norm);
+    let graph = w.graph * h.graph_score;
+    let recency = w.recency * h.recency_score;
+    // What is left is the favorites' bonus; float noise below 1e-9 is none.
+    let rest = h.final_score - first - graph - recency;
+    let rest = if rest > 1e-9 { rest } else { 0.0 };
+    [("b", "bm25", first), ("g", "graph", graph), ("r", "recency", recency), ("f", "feedback", rest)]
+}
+
+/// A stacked bar of the parts, as inline SVG (its length relative to the
+/// page's best final score), with the numbers beside it.
+fn score_bar(h: &Hit, w: Weights, scale: f64) -> Markup {
+    const WIDTH: f64 = 240.0;
+    let parts = score_parts(h, w);
+    let unit = if scale > 0.0 { WIDTH / scale } else { 0.0 };
+    let mut x = 0.0;
+    let mut rects = Vec::new();
+    for (class, _, v) in parts {
+        let len = v * unit;
+        if len > 0.0 {
+            rects.push((class, x, len));
+            x += len;
+        }
+    }
+    let numbers: Vec<String> =
+        parts.iter().filter(|p| p.2 > 0.0 || p.1 != "feedback").map(|(_, n, v)| format!("{n} {v:.3}")).collect();
+    html! {
+        div.score {
+            svg.bar width=(WIDTH) height="12" viewBox=(format!("0 0 {WIDTH} 12")) role="img" {
+                title { "final " (format!("{:.3}", h.final_score)) ": " (numbers.join(", ")) }
+                rect.track x="0" y="0" width=(WIDTH) height="12" {}
+                @for (class, x, len) in &rects {
+                    rect class=(format!("part {class}")) x=(format!("{x:.2}")) y="0" width=(format!("{len:.2}")) height="12" {}
+                }
+            }
+            span.numbers { b { (format!("{:.3}", h.final_score)) } " = " (numbers.join(" + ")) }
+        }
+    }
+}
+
+/// `text` with the byte ranges `spans` in `<mark>` (a span that is out of
+/// range or not on character boundaries is left unmarked).
+pub(super) fn highlighted(text: &str, spans: &[[usize; 2]]) -> Markup {
+    let mut pieces: Vec<(&str, bool)> = Vec::new();
+    let mut at = 0;
+    for &[start, end] in spans {
+        if start < at || end <= start {
+            continue;
+        }
+        let (Some(before), Some(inside)) = (text.get(at..start), text.get(start..end)) else { continue };
+        pieces.push((before, false));
+        pieces.push((inside, true));
+        at = end;
+    }
+    pieces.push((text.get(at..).unwrap_or(""), false));
+    html! {
+        @for (piece, marked) in pieces {
+            @if marked { mark { (piece) } } @else { (piece) }
+        }
+    }
+}
+
+/// The paper page; `token`: the write token when the buttons are offered.
+pub(super) fn paper_page(v: &PaperView, token: Option<&str>) -> Markup {
+    let p = &v.row;
+    layout(
+        &p.title,
+        html! {
+            article.paper {
+                h1 { (p.title) }
+                table.meta {
+                    tr { th { "id" } td.id { (p.id) } }
+                    tr { th { "year" } td { (p.year.map_or("-".to_string(), |y| y.to_string())) } }
+                    tr { th { "authors" } td { (if p.authors.is_empty() { "-".to_string() } else { p.authors.join("; ") }) } }
+                    tr { th { "venue" } td { (p.venue.as_deref().unwrap_or("-")) } }
+                    tr { th { "source" } td { (p.source) } }
+                    tr { th { "aliases" } td {
+                        @if v.aliases.is_empty() { "-" }
+                        @for (alias, kind) in &v.aliases { span.alias { (alias) " " small { "(" (kind) ")" } } " " }
+                    } }
+                    tr { th { "export" } td { a.export href=(export_url(&[p.id.as_str()])) { "BibTeX" } } }
+                }
+                (marks(v, token))
+                section.abstract {
+                    h2 { "Abstract" }
+                    p { (if p.abstract_.is_empty() { "(no abstract)" } else { p.abstract_.as_str() }) }
+                }
+                section.graph {
+                    h2 { "Citation neighbourhood" }
+                    p.note { "Two hops both ways; the paper in the middle, its references and citers on the inner ring, theirs on the outer one. Click a node to open it." }
+                    (v.graph)
+                }
+                div.links {
+                    (linked("References", &v.references))
+                    (linked("Cited by", &v.citations))
+                }
+            }
+        },
+    )
+}
+
+fn marks(v: &PaperView, token: Option<&str>) -> Markup {
+    let id = v.row.id.as_str();
+    html! {
+        section.marks {
+            h2 { "Marks" }
+            p.current {
+                @if v.labels.is_empty() && v.tags.is_empty() { "none" }
+                @for l in &v.labels {
+                    span class=(format!("label {}", l.label.name())) { (l.label.name()) }
+                    @if !l.note.is_empty() { " (" (l.note) ")" }
+                    " "
+                }
+                @for t in &v.tags { span.tag { "#" (t) } " " }
+            }
+            @if let Some(token) = token {
+                div.buttons {
+                    @for label in LABELS {
+                        form method="post" action="/mark" {
+                            input type="hidden" name="token" value=(token);
+                            input type="hidden" name="id" value=(id);
+                            input type="hidden" name="label" value=(label.name());
+                            button type="submit" class=(format!("mark {}", label.name())) { (label.name()) }
+                        }
+                    }
+                    form method="post" action="/unmark" {
+                        input type="hidden" name="token" value=(token);
+                        input type="hidden" name="id" value=(id);
+                        button type="submit" class="mark unmark" { "unmark" }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn linked(heading: &str, papers: &[Linked]) -> Markup {
+    html! {
+        section.linked {
+            h2 { (heading) " (" (papers.len()) ")" }
+            @if papers.is_empty() { p { "none" } }
+            ul {
+                @for l in papers {
+                    li {
+                        @match &l.title {
+                            Some(t) => { a href=(paper_url(&l.id)) { (t) } " " span.id { (l.id) } }
+                            None => { span.id { (l.id) } " " small { "(not in the index)" } }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn highlighting_escapes_and_marks_byte_spans() {
+        let html = highlighted("a <b> sparse é word", &[[6, 12], [13, 14], [100, 120]]).into_string();
+        assert_eq!(html, "a &lt;b&gt; <mark>sparse</mark> é word");
+    }
+
+    #[test]
+    fn urls_encode_every_reserved_byte() {
+        assert_eq!(paper_url("10.1/a b&c"), "/paper?id=10.1%2Fa%20b%26c");
+        assert_eq!(export_url(&["a", "b"]), "/export?ids=a%2Cb&format=bibtex");
+    }
+}

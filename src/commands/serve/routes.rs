@@ -1,0 +1,317 @@
+//! The routes: each handler reads its parameters, does its work on a
+//! blocking thread against an index opened for this request, and answers
+//! with a page from `pages.rs` (or an error page with its status).
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::{Form, Query, State};
+use axum::http::{StatusCode, header};
+use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use clap::Parser;
+use serde::Deserialize;
+
+use super::pages::{self, Linked, PaperView, SearchView};
+use super::{App, export, graph_svg};
+use crate::cli::WebSearch;
+use crate::commands::{UsageError, marks, print_note, search};
+use litindex::graph::Direction;
+use litindex::store::{Label, MarkFilter, UserEdit, edit};
+
+/// How many hits a result page shows.
+pub(super) const PAGE_HITS: usize = 20;
+
+/// The stylesheet, compiled into the binary (the page needs nothing from the network).
+const STYLE: &str = include_str!("assets/style.css");
+
+pub(super) fn router(app: Arc<App>) -> Router {
+    let mut router = Router::new()
+        .route("/", get(search_page))
+        .route("/paper", get(paper_page))
+        .route("/graph.svg", get(graph))
+        .route("/export", get(export_route))
+        .route("/assets/style.css", get(style))
+        // Browsers ask for it unbidden: no icon, and no 404 in their console.
+        .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }));
+    if app.allow_writes {
+        router = router.route("/mark", post(mark)).route("/unmark", post(unmark));
+    }
+    router.with_state(app)
+}
+
+/// A failed request: the status and the one-line message the page shows.
+pub(super) struct Failure(StatusCode, String);
+
+impl Failure {
+    fn not_found(what: String) -> Failure {
+        Failure(StatusCode::NOT_FOUND, what)
+    }
+}
+
+impl From<anyhow::Error> for Failure {
+    /// A usage error (a bad query or field) is the client's: 400; the rest is ours: 500.
+    fn from(e: anyhow::Error) -> Failure {
+        let status = if e.downcast_ref::<UsageError>().is_some() {
+            StatusCode::BAD_REQUEST
+        } else {
+            StatusCode::INTERNAL_SERVER_ERROR
+        };
+        Failure(status, format!("{e:#}").replace('\n', " "))
+    }
+}
+
+impl From<UsageError> for Failure {
+    fn from(e: UsageError) -> Failure {
+        Failure(StatusCode::BAD_REQUEST, e.0)
+    }
+}
+
+impl IntoResponse for Failure {
+    fn into_response(self) -> Response {
+        (self.0, Html(pages::error_page(self.0, &self.1).into_string())).into_response()
+    }
+}
+
+/// Runs `f` on a blocking thread (SQLite and the search are synchronous).
+async fn blocking<T: Send + 'static>(
+    app: Arc<App>,
+    f: impl FnOnce(&App) -> Result<T, Failure> + Send + 'static,
+) -> Result<T, Failure> {
+    tokio::task::spawn_blocking(move || f(&app))
+        .await
+        .unwrap_or_else(|e| Err(Failure(StatusCode::INTERNAL_SERVER_ERROR, format!("the request failed: {e}"))))
+}
+
+/// The search form's fields (all optional: an empty form shows just the form).
+#[derive(Debug, Default, Clone, Deserialize)]
+pub(super) struct SearchForm {
+    #[serde(default)]
+    pub q: String,
+    #[serde(default)]
+    pub mode: String,
+    #[serde(default)]
+    pub author: String,
+    #[serde(default)]
+    pub year: String,
+    #[serde(default)]
+    pub venue: String,
+    #[serde(default)]
+    pub show_excluded: Option<String>,
+}
+
+impl SearchForm {
+    fn is_empty(&self) -> bool {
+        [&self.q, &self.author, &self.year, &self.venue].iter().all(|s| s.trim().is_empty())
+    }
+
+    /// The form as `search`'s command line, parsed by the same clap types
+    /// (so the page accepts exactly what the command does, with its messages).
+    fn args(&self) -> Result<WebSearch, UsageError> {
+        let mut argv: Vec<String> = vec!["search".into(), "--limit".into(), PAGE_HITS.to_string()];
+        let fields =
+            [("--mode", &self.mode), ("--author", &self.author), ("--year", &self.year), ("--venue", &self.venue)];
+        for (flag, value) in fields {
+            if !value.trim().is_empty() {
+                argv.push(flag.into());
+                argv.push(value.trim().into());
+            }
+        }
+        if self.show_excluded.is_some() {
+            argv.push("--show-excluded".into());
+        }
+        argv.push("--".into());
+        argv.push(self.q.clone());
+        WebSearch::try_parse_from(argv).map_err(|e| {
+            let text = e.to_string();
+            UsageError(text.lines().next().unwrap_or("bad search").trim_start_matches("error: ").to_string())
+        })
+    }
+}
+
+async fn search_page(State(app): State<Arc<App>>, Query(form): Query<SearchForm>) -> Response {
+    let shown = form.clone();
+    let result = blocking(app, move |app| {
+        if form.is_empty() {
+            return Ok(None);
+        }
+        let args = form.args()?.search;
+        search::validate(&args.search)?;
+        marks::validate_feedback(&args.marks.tuning)?;
+        let store = app.open()?;
+        let request = search::marked_request(&args.search, &args.marks, &args.query, args.limit, &store)?;
+        let index = search::load_semantic(&args.search, &store)?;
+        let result = litindex::search::search(&store, &request, index.as_ref())?;
+        Ok(Some(SearchView { weights: request.params.weights, result }))
+    })
+    .await;
+    match result {
+        Ok(view) => Html(pages::search_page(&shown, view.as_ref()).into_string()).into_response(),
+        Err(Failure(status, message)) => {
+            (status, Html(pages::search_error(&shown, &message).into_string())).into_response()
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+struct IdParam {
+    #[serde(default)]
+    id: String,
+}
+
+/// The canonical id of a paper named by any of its ids, or a 404.
+fn resolve(store: &litindex::store::Store, input: &str) -> Result<String, Failure> {
+    store.resolve(input)?.ok_or_else(|| Failure::not_found(format!("no paper `{input}` in this index")))
+}
+
+async fn paper_page(State(app): State<Arc<App>>, Query(p): Query<IdParam>) -> Result<Html<String>, Failure> {
+    let allow_writes = app.allow_writes;
+    let token = app.token.clone();
+    let view = blocking(app, move |app| {
+        let store = app.open()?;
+        store.snapshot(|| Ok(paper_view(&store, &p.id)))?
+    })
+    .await?;
+    Ok(Html(pages::paper_page(&view, allow_writes.then_some(token.as_str())).into_string()))
+}
+
+/// Everything the paper page shows, read in one read transaction.
+fn paper_view(store: &litindex::store::Store, input: &str) -> Result<PaperView, Failure> {
+    let id = resolve(store, input)?;
+    let row = store.paper(&id)?.ok_or_else(|| Failure::not_found(format!("no paper `{input}` in this index")))?;
+    let linked = |direction| -> anyhow::Result<Vec<Linked>> {
+        store
+            .linked(&id, direction)?
+            .into_iter()
+            .map(|other| Ok(Linked { title: store.paper(&other)?.map(|p| p.title), id: other }))
+            .collect()
+    };
+    let (references, citations) = (linked(Direction::References)?, linked(Direction::Citations)?);
+    let marks = store.marked(&MarkFilter::default())?.into_iter().filter(|m| m.id.as_deref() == Some(id.as_str()));
+    let (mut labels, mut tags) = (Vec::new(), Vec::new());
+    for m in marks {
+        labels.extend(m.labels);
+        tags.extend(m.tags);
+    }
+    let aliases = store.alias_kinds_of(&id)?.into_iter().filter(|(alias, _)| *alias != id).collect();
+    let graph = graph_svg::neighbourhood(store, &id)?;
+    Ok(PaperView { row, aliases, references, citations, labels, tags, graph })
+}
+
+async fn graph(State(app): State<Arc<App>>, Query(p): Query<IdParam>) -> Result<Response, Failure> {
+    let svg = blocking(app, move |app| {
+        let store = app.open()?;
+        let id = resolve(&store, &p.id)?;
+        Ok(graph_svg::neighbourhood(&store, &id)?)
+    })
+    .await?;
+    Ok(([(header::CONTENT_TYPE, "image/svg+xml; charset=utf-8")], svg.into_string()).into_response())
+}
+
+#[derive(Debug, Deserialize)]
+struct ExportParams {
+    /// Paper ids, comma-separated.
+    #[serde(default)]
+    ids: String,
+    #[serde(default)]
+    format: String,
+}
+
+async fn export_route(State(app): State<Arc<App>>, Query(p): Query<ExportParams>) -> Result<Response, Failure> {
+    if p.format != "bibtex" {
+        return Err(Failure(
+            StatusCode::BAD_REQUEST,
+            format!("unknown export format `{}`: use format=bibtex", p.format),
+        ));
+    }
+    let ids: Vec<String> = p.ids.split(',').map(str::trim).filter(|s| !s.is_empty()).map(String::from).collect();
+    if ids.is_empty() {
+        return Err(Failure(StatusCode::BAD_REQUEST, "no paper ids to export: give ids=ID,ID…".into()));
+    }
+    let text = blocking(app, move |app| {
+        let store = app.open()?;
+        let mut canonical = Vec::with_capacity(ids.len());
+        for input in &ids {
+            canonical.push(resolve(&store, input)?);
+        }
+        let mut out = Vec::new();
+        litindex::cite::export_ids(&store, &canonical, litindex::cite::CiteFormat::Bibtex, &mut out)?;
+        Ok(String::from_utf8(out).map_err(anyhow::Error::from)?)
+    })
+    .await?;
+    let name =
+        if p.ids.contains(',') { "litindex.bib".to_string() } else { format!("{}.bib", export::file_stem(&p.ids)) };
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/x-bibtex; charset=utf-8".to_string()),
+            (header::CONTENT_DISPOSITION, format!("attachment; filename=\"{name}\"")),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+async fn style() -> Response {
+    ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], STYLE).into_response()
+}
+
+/// A write form: the token, the paper and (for `mark`, optionally for `unmark`) the label.
+#[derive(Debug, Deserialize)]
+struct WriteForm {
+    #[serde(default)]
+    token: String,
+    #[serde(default)]
+    id: String,
+    #[serde(default)]
+    label: String,
+}
+
+impl WriteForm {
+    /// Refuses a form without this process's token (403), in time independent of where they differ.
+    fn check(&self, app: &App) -> Result<(), Failure> {
+        let (a, b) = (self.token.as_bytes(), app.token.as_bytes());
+        let same = a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0;
+        if same {
+            Ok(())
+        } else {
+            Err(Failure(StatusCode::FORBIDDEN, "missing or wrong form token: reload the page".into()))
+        }
+    }
+
+    fn label(&self) -> Result<Option<Label>, Failure> {
+        if self.label.is_empty() {
+            return Ok(None);
+        }
+        self.label.parse().map(Some).map_err(|e: String| Failure(StatusCode::BAD_REQUEST, e))
+    }
+
+    /// Back to the paper's page once written.
+    fn back(id: &str) -> Response {
+        Redirect::to(&pages::paper_url(id)).into_response()
+    }
+}
+
+async fn mark(State(app): State<Arc<App>>, Form(form): Form<WriteForm>) -> Result<Response, Failure> {
+    form.check(&app)?;
+    let label = form.label()?.ok_or_else(|| Failure(StatusCode::BAD_REQUEST, "no label given".into()))?;
+    let id = blocking(app, move |app| {
+        let id = resolve(&app.open()?, &form.id)?;
+        edit(&app.db, &print_note, |e| e.mark(&id, label, None))?;
+        Ok(id)
+    })
+    .await?;
+    Ok(WriteForm::back(&id))
+}
+
+async fn unmark(State(app): State<Arc<App>>, Form(form): Form<WriteForm>) -> Result<Response, Failure> {
+    form.check(&app)?;
+    let label = form.label()?;
+    let id = blocking(app, move |app| {
+        let id = resolve(&app.open()?, &form.id)?;
+        let names = vec![id.clone(), UserEdit::dangling_key(&form.id), form.id.trim().to_string()];
+        edit(&app.db, &print_note, |e| e.unmark(&names, label))?;
+        Ok(id)
+    })
+    .await?;
+    Ok(WriteForm::back(&id))
+}
