@@ -82,6 +82,9 @@ pub struct EvalEvidenceArgs {
     /// Weight of the position prior (tuning)
     #[arg(long, hide = true)]
     pub position: Option<f64>,
+    /// Weight of the query-term coverage (tuning)
+    #[arg(long, hide = true)]
+    pub coverage: Option<f64>,
     /// Sentence BM25 k1 (tuning)
     #[arg(long, hide = true)]
     pub k1: Option<f64>,

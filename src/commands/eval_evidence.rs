@@ -14,6 +14,7 @@ pub fn run(args: &EvalEvidenceArgs, store: &Store, out: &mut dyn Write) -> anyho
         b: args.b.unwrap_or(d.b),
         context: args.context.unwrap_or(d.context),
         position: args.position.unwrap_or(d.position),
+        coverage: args.coverage.unwrap_or(d.coverage),
         semantic: args.semantic.unwrap_or(if args.model_dir.is_some() { SEMANTIC_WEIGHT } else { 0.0 }),
         ..d
     };

@@ -12,7 +12,7 @@ fn run(db: &Path, args: &[&str]) -> std::process::Output {
 }
 
 /// The thresholds measured on the 209 dev triples with the default
-/// parameters (chosen on the train claims; docs/EVALUATION.md): Hit@1 0.612,
+/// parameters (chosen on the train claims; docs/EVALUATION.md): Hit@1 0.617,
 /// Hit@3 0.847. The Hit@3 target, 0.85, is not reached.
 #[test]
 fn evidence_sentences_on_scifact_dev() {
@@ -41,8 +41,8 @@ fn evidence_sentences_on_scifact_dev() {
     assert_eq!(v["n"], 209, "{v}");
     assert_eq!(v["skipped"], 0, "{v}");
     let (hit1, hit3) = (v["hit@1"].as_f64().unwrap(), v["hit@3"].as_f64().unwrap());
-    assert!(hit1 >= 0.60, "Hit@1 {hit1} < 0.60");
-    assert!(hit3 >= 0.84, "Hit@3 {hit3} < 0.84");
+    assert!(hit1 >= 0.61, "Hit@1 {hit1} < 0.61");
+    assert!(hit3 >= 0.845, "Hit@3 {hit3} < 0.845");
 }
 
 #[test]
