@@ -5,11 +5,13 @@
 mod explore;
 mod fetch;
 mod marks;
+mod mcp;
 mod search;
 
 pub use explore::*;
 pub use fetch::*;
 pub use marks::*;
+pub use mcp::*;
 pub use search::*;
 
 use std::path::PathBuf;
@@ -80,6 +82,12 @@ pub enum Command {
     EvalEvidence(EvalEvidenceArgs),
     /// Fetch papers from OpenAlex, Semantic Scholar and arXiv into the index (cached, resumable)
     Fetch(FetchArgs),
+    /// Serve the index to agents: a Model Context Protocol server over stdio (read-only unless --allow-writes)
+    Mcp(McpArgs),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish)
+    Completions(CompletionsArgs),
+    /// Print the man page (roff), or write one page per command with --out-dir
+    Man(ManArgs),
 }
 
 /// Output formats.

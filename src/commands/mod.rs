@@ -4,6 +4,7 @@
 mod bench;
 mod build;
 mod check;
+mod completions;
 mod dupes;
 mod embed;
 mod eval;
@@ -13,6 +14,7 @@ mod gaps;
 mod ingest;
 mod mark;
 mod marks;
+mod mcp;
 mod neighbors;
 mod paper;
 mod related;
@@ -99,6 +101,9 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Gaps(args) => gaps::run(&args, &open_for_reading(&db)?, out),
         Command::EvalEvidence(args) => eval_evidence::run(&args, &open_for_reading(&db)?, out),
         Command::Fetch(args) => fetch::run(&args, db.path(), out),
+        Command::Mcp(args) => mcp::run(&args, &db),
+        Command::Completions(args) => completions::run(&args, out),
+        Command::Man(args) => completions::run_man(&args, out),
     }
 }
 
