@@ -21,6 +21,7 @@ mod fetch;
 mod gaps;
 mod hostile;
 mod ingest;
+mod mcp;
 mod one_path;
 mod properties;
 mod related;
