@@ -39,6 +39,7 @@ pub(super) struct PageArgs {
 }
 
 /// A call's page: where it starts, its budget, and the fingerprint its cursors carry.
+#[derive(Debug)]
 pub(super) struct Page {
     pub offset: usize,
     pub max_tokens: usize,
@@ -203,7 +204,7 @@ mod tests {
         let items: Vec<Value> = (0..50).map(|i| json!({"id": i, "text": "x".repeat(40)})).collect();
         let v = p.fit(Map::new(), "items", items, false);
         let shown = v["items"].as_array().unwrap().len();
-        assert!(shown >= 1 && shown < 50, "{shown}");
+        assert!((1..50).contains(&shown), "{shown}");
         assert_eq!(v["truncated"], json!(true));
         assert!(serde_json::to_string(&v).unwrap().len() <= 100 * CHARS_PER_TOKEN);
         let next = v["next_cursor"].as_str().unwrap();
