@@ -28,7 +28,9 @@ fn main() -> ExitCode {
             _ => e.exit(),
         },
     };
-    let mut out = BufWriter::new(io::stdout().lock());
+    // Not `stdout().lock()`: `mcp` writes stdout from another thread (its
+    // transport) while this one waits, and would deadlock on a held lock.
+    let mut out = BufWriter::new(io::stdout());
     let result = commands::run(cli, &mut out).and_then(|()| Ok(out.flush()?));
     match result {
         Ok(()) => ExitCode::SUCCESS,

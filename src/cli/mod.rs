@@ -7,6 +7,7 @@ mod explore;
 mod export;
 mod fetch;
 mod marks;
+mod mcp;
 mod search;
 mod serve;
 
@@ -15,6 +16,7 @@ pub use explore::*;
 pub use export::*;
 pub use fetch::*;
 pub use marks::*;
+pub use mcp::*;
 pub use search::*;
 pub use serve::*;
 
@@ -96,6 +98,12 @@ pub enum Command {
     EvalCitations(EvalCitationsArgs),
     /// Serve a local web page: search with score bars and evidence, papers, their citation neighbourhood, marks
     Serve(ServeArgs),
+    /// Serve the index to agents: a Model Context Protocol server over stdio (read-only unless --allow-writes)
+    Mcp(McpArgs),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish)
+    Completions(CompletionsArgs),
+    /// Print the man page (roff), or write one page per command with --out-dir
+    Man(ManArgs),
 }
 
 /// Output formats.

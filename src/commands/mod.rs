@@ -5,6 +5,7 @@ mod bench;
 mod build;
 mod check;
 mod context;
+mod completions;
 mod dupes;
 mod embed;
 mod eval;
@@ -16,6 +17,7 @@ mod gaps;
 mod ingest;
 mod mark;
 mod marks;
+mod mcp;
 mod neighbors;
 mod paper;
 mod related;
@@ -114,6 +116,9 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::VerifyCitations(args) => verify_citations::run(&args, &open_for_reading(&db)?, out),
         Command::EvalCitations(args) => eval_citations::run(&args, &open_for_reading(&db)?, out),
         Command::Serve(args) => serve::run(&args, &open_for_reading(&db)?, out),
+        Command::Mcp(args) => mcp::run(&args, &db),
+        Command::Completions(args) => completions::run(&args, out),
+        Command::Man(args) => completions::run_man(&args, out),
     }
 }
 

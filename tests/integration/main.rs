@@ -25,6 +25,7 @@ mod hostile;
 mod import;
 mod ingest;
 mod marks;
+mod mcp;
 mod one_path;
 mod properties;
 mod query_language;

@@ -17,6 +17,7 @@ use serde_json::Value;
 use crate::common::{litindex, run_in, stderr, stdout};
 
 mod build;
+mod completions;
 mod databases;
 mod paper_neighbors;
 mod search;

@@ -1,0 +1,243 @@
+//! Paging and the token budget of a tool's result.
+//!
+//! A list result holds at most `limit` items from the cursor's offset, and
+//! fewer when their JSON would pass `max_tokens`, estimated as the
+//! characters of the result's JSON divided by 4 ([`CHARS_PER_TOKEN`]).
+//! Items are dropped whole from the end, never cut inside; at least one is
+//! kept so that a cursor always moves on (`note` says when that one alone is
+//! over the budget). `next_cursor` is there whenever more items follow.
+//!
+//! A cursor is opaque to the caller: the next offset and a fingerprint of
+//! the call's other arguments, so a cursor given to another query is refused.
+
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+
+/// The token estimate: characters of JSON per token.
+pub(super) const CHARS_PER_TOKEN: usize = 4;
+/// `max_tokens` when the caller gives none.
+pub(super) const DEFAULT_MAX_TOKENS: usize = 4000;
+/// The budget's bounds.
+pub(super) const MIN_MAX_TOKENS: usize = 100;
+pub(super) const MAX_MAX_TOKENS: usize = 100_000;
+/// The longest string argument accepted (a query, an id, a note).
+pub(super) const MAX_TEXT: usize = 4096;
+/// The most ids one call may name.
+pub(super) const MAX_IDS: usize = 100;
+/// The farthest offset a cursor may carry (deeper pages re-rank too much).
+const MAX_OFFSET: usize = 10_000;
+
+/// The paging arguments every list tool takes.
+#[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
+pub(super) struct PageArgs {
+    /// Where to continue: the `next_cursor` of the previous call with the same other arguments
+    #[serde(default)]
+    pub cursor: Option<String>,
+    /// Upper bound on the result's size in tokens, estimated as JSON characters / 4 (100 to 100000; default 4000)
+    #[serde(default)]
+    pub max_tokens: Option<u64>,
+}
+
+/// A call's page: where it starts, its budget, and the fingerprint its cursors carry.
+#[derive(Debug)]
+pub(super) struct Page {
+    pub offset: usize,
+    pub max_tokens: usize,
+    fingerprint: String,
+}
+
+impl Page {
+    /// Reads the paging arguments of a call whose other arguments are `args`
+    /// (the command line they become, which the cursor's fingerprint covers).
+    pub fn new(tool: &str, args: &[String], page: &PageArgs) -> Result<Page, String> {
+        let max_tokens = match page.max_tokens {
+            None => DEFAULT_MAX_TOKENS,
+            Some(n) if (MIN_MAX_TOKENS as u64..=MAX_MAX_TOKENS as u64).contains(&n) => n as usize,
+            Some(n) => return Err(format!("max_tokens {n} is out of range: use {MIN_MAX_TOKENS} to {MAX_MAX_TOKENS}")),
+        };
+        let mut hasher = blake3::Hasher::new();
+        hasher.update(tool.as_bytes());
+        for a in args {
+            hasher.update(&(a.len() as u64).to_le_bytes());
+            hasher.update(a.as_bytes());
+        }
+        let fingerprint = hasher.finalize().to_hex()[..16].to_string();
+        let offset = match &page.cursor {
+            None => 0,
+            Some(c) => {
+                let (offset, fp) = c
+                    .split_once('.')
+                    .and_then(|(o, fp)| Some((o.parse::<usize>().ok()?, fp)))
+                    .filter(|(o, _)| *o <= MAX_OFFSET)
+                    .ok_or_else(|| format!("malformed cursor `{}`: pass a next_cursor as it was returned", clip(c)))?;
+                if fp != fingerprint {
+                    return Err(format!(
+                        "cursor `{}` belongs to another call: a cursor continues the call that returned it, with the same other arguments",
+                        clip(c)
+                    ));
+                }
+                offset
+            }
+        };
+        Ok(Page { offset, max_tokens, fingerprint })
+    }
+
+    fn cursor(&self, offset: usize) -> String {
+        format!("{offset}.{}", self.fingerprint)
+    }
+
+    /// The result: `body` with `items` from this page's offset under `key`,
+    /// as many as the budget allows, and the paging fields. `more_after`:
+    /// whether items exist beyond the ones given.
+    pub fn fit(&self, mut body: Map<String, Value>, key: &str, items: Vec<Value>, more_after: bool) -> Value {
+        let budget = self.max_tokens * CHARS_PER_TOKEN;
+        // Room for the paging fields added below (a cursor, a note).
+        let base = json_len(&Value::Object(body.clone())) + key.len() + 400;
+        let mut used = base;
+        let mut keep = 0;
+        for item in &items {
+            let len = json_len(item) + 1;
+            if keep > 0 && used + len > budget {
+                break;
+            }
+            used += len;
+            keep += 1;
+        }
+        let given = items.len();
+        let cut = keep < given;
+        let shown: Vec<Value> = items.into_iter().take(keep).collect();
+        let next = (cut || more_after).then(|| self.cursor(self.offset + keep));
+        let mut note = None;
+        if cut {
+            note = Some(format!(
+                "truncated to {keep} of {given} items to stay within max_tokens={}; pass next_cursor for the rest, or a larger max_tokens",
+                self.max_tokens
+            ));
+        } else if used > budget {
+            note = Some(format!(
+                "this one item is over max_tokens={} (about {} tokens); it is sent whole",
+                self.max_tokens,
+                used.div_ceil(CHARS_PER_TOKEN)
+            ));
+        } else if more_after {
+            note = Some("more results follow: pass next_cursor to get them".to_string());
+        }
+        body.insert("offset".into(), json!(self.offset));
+        body.insert("returned".into(), json!(keep));
+        body.insert(key.into(), Value::Array(shown));
+        body.insert("truncated".into(), json!(cut));
+        body.insert("next_cursor".into(), json!(next));
+        if let Some(n) = note {
+            body.insert("note".into(), json!(n));
+        }
+        body.insert("estimated_tokens".into(), json!(used.div_ceil(CHARS_PER_TOKEN)));
+        Value::Object(body)
+    }
+}
+
+/// How many of `items` fit in `chars` characters of JSON (at least none).
+pub(super) fn fitting(items: &[Value], chars: usize) -> usize {
+    let mut used = 0;
+    items
+        .iter()
+        .take_while(|item| {
+            used += json_len(item) + 1;
+            used <= chars
+        })
+        .count()
+}
+
+pub(super) fn json_len(v: &Value) -> usize {
+    serde_json::to_string(v).map_or(0, |s| s.len())
+}
+
+/// A string argument checked for length.
+pub(super) fn text(name: &str, value: &str) -> Result<String, String> {
+    if value.chars().count() > MAX_TEXT {
+        return Err(format!("{name} is {} characters long: at most {MAX_TEXT} are accepted", value.chars().count()));
+    }
+    Ok(value.to_string())
+}
+
+/// A list of ids checked for count and length.
+pub(super) fn ids(name: &str, values: &[String]) -> Result<Vec<String>, String> {
+    if values.is_empty() {
+        return Err(format!("{name} needs at least one id"));
+    }
+    if values.len() > MAX_IDS {
+        return Err(format!("{name} names {} ids: at most {MAX_IDS} are accepted", values.len()));
+    }
+    values.iter().map(|v| text(name, v)).collect()
+}
+
+/// The page size: `limit` or `default`, 1 to `max`.
+pub(super) fn limit(value: Option<u64>, default: usize, max: usize) -> Result<usize, String> {
+    match value {
+        None => Ok(default),
+        Some(n) if (1..=max as u64).contains(&n) => Ok(n as usize),
+        Some(n) => Err(format!("limit {n} is out of range: use 1 to {max}")),
+    }
+}
+
+/// The name a serde enum value has on the wire (`to-read`, `bm25`), as the CLI spells it.
+pub(super) fn wire_name<T: serde::Serialize>(v: T) -> String {
+    serde_json::to_value(v).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+}
+
+/// A bad value shown in an error, cut short.
+fn clip(s: &str) -> String {
+    if s.chars().count() > 40 { format!("{}…", s.chars().take(40).collect::<String>()) } else { s.to_string() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page(cursor: Option<&str>, max_tokens: Option<u64>) -> Result<Page, String> {
+        let args = PageArgs { cursor: cursor.map(str::to_string), max_tokens };
+        Page::new("t", &["q".to_string()], &args)
+    }
+
+    #[test]
+    fn budget_cuts_whole_items_and_gives_a_cursor() {
+        let p = page(None, Some(100)).unwrap();
+        let items: Vec<Value> = (0..50).map(|i| json!({"id": i, "text": "x".repeat(40)})).collect();
+        let v = p.fit(Map::new(), "items", items, false);
+        let shown = v["items"].as_array().unwrap().len();
+        assert!((1..50).contains(&shown), "{shown}");
+        assert_eq!(v["truncated"], json!(true));
+        assert!(serde_json::to_string(&v).unwrap().len() <= 100 * CHARS_PER_TOKEN);
+        let next = v["next_cursor"].as_str().unwrap();
+        let p2 = page(Some(next), Some(100)).unwrap();
+        assert_eq!(p2.offset, shown);
+    }
+
+    #[test]
+    fn all_items_fit_no_cursor_unless_more_follow() {
+        let p = page(None, None).unwrap();
+        let v = p.fit(Map::new(), "items", vec![json!(1), json!(2)], false);
+        assert_eq!(v["returned"], json!(2));
+        assert_eq!(v["next_cursor"], Value::Null);
+        let v = p.fit(Map::new(), "items", vec![json!(1), json!(2)], true);
+        assert!(v["next_cursor"].is_string());
+    }
+
+    #[test]
+    fn one_item_over_budget_is_sent_and_said() {
+        let p = page(None, Some(100)).unwrap();
+        let v = p.fit(Map::new(), "items", vec![json!("y".repeat(2000)), json!(2)], false);
+        assert_eq!(v["returned"], json!(1));
+        assert!(v["note"].as_str().unwrap().contains("truncated"));
+        let v = p.fit(Map::new(), "items", vec![json!("y".repeat(2000))], false);
+        assert!(v["note"].as_str().unwrap().contains("over max_tokens"));
+    }
+
+    #[test]
+    fn bad_cursors_and_budgets_are_refused() {
+        assert!(page(Some("garbage"), None).unwrap_err().contains("malformed cursor"));
+        assert!(page(Some("3.0000000000000000"), None).unwrap_err().contains("another call"));
+        assert!(page(None, Some(5)).unwrap_err().contains("out of range"));
+        let other = Page::new("t", &["other".to_string()], &PageArgs::default()).unwrap();
+        assert!(page(Some(&other.cursor(3)), None).is_err());
+    }
+}

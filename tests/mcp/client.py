@@ -1,0 +1,102 @@
+"""An independent MCP client for `litindex mcp`: the official MCP Python SDK
+(PyPI `mcp`, pinned in .ci/run) launches the real binary over stdio and checks
+initialize, tools/list, a call of each tool, a bad argument, a write refused
+without --allow-writes and accepted with it.
+
+usage: python3 tests/mcp/client.py LITINDEX_BINARY DATABASE
+Prints `all checks passed` and exits 0, or raises.
+"""
+
+import asyncio
+import json
+import sys
+
+from mcp import Client, StdioServerParameters
+
+READ_TOOLS = ["gaps", "get_paper", "neighbors", "related", "search_papers"]
+
+
+def server(binary, db, *extra):
+    return StdioServerParameters(command=binary, args=["--db", db, "mcp", *extra])
+
+
+def text_of(result):
+    return "".join(getattr(c, "text", "") for c in result.content)
+
+
+async def ok(client, tool, args):
+    result = await client.call_tool(tool, args)
+    assert not result.is_error, f"{tool} {args}: {text_of(result)}"
+    structured = result.structured_content
+    assert isinstance(structured, dict), f"{tool}: no structured result"
+    assert json.loads(text_of(result)) == structured, f"{tool}: the text fallback differs"
+    return structured
+
+
+async def error(client, tool, args):
+    result = await client.call_tool(tool, args)
+    assert result.is_error, f"{tool} {args} should fail: {text_of(result)}"
+    return text_of(result)
+
+
+async def read_only(binary, db):
+    async with Client(server(binary, db)) as client:
+        assert client.server_info is None or client.server_info.name == "litindex", client.server_info
+        print("protocol version", client.protocol_version)
+        tools = (await client.list_tools()).tools
+        names = sorted(t.name for t in tools)
+        assert names == READ_TOOLS, names
+        for t in tools:
+            assert t.input_schema["type"] == "object", t
+
+        hits = (await ok(client, "search_papers", {"query": "sparse attention", "limit": 3}))["ranked"]
+        assert len(hits) == 3, hits
+        first = hits[0]["id"]
+        for key in ("title", "final_score", "bm25_score", "snippet"):
+            assert key in hits[0], (key, hits[0])
+        page = await ok(client, "search_papers", {"query": "sparse attention", "limit": 3})
+        nxt = await ok(client, "search_papers", {"query": "sparse attention", "limit": 3, "cursor": page["next_cursor"]})
+        assert nxt["offset"] == 3 and {h["id"] for h in nxt["ranked"]}.isdisjoint(h["id"] for h in hits)
+
+        paper = await ok(client, "get_paper", {"id": first})
+        assert paper["id"] == first and paper["title"] == hits[0]["title"]
+        hood = await ok(client, "neighbors", {"id": first, "hops": 1})
+        assert hood["nodes"][0]["id"] == first and hood["nodes"][0]["distance"] == 0
+        related = await ok(client, "related", {"ids": [first], "limit": 5})
+        assert all(r["id"] != first for r in related["related"])
+        gaps = await ok(client, "gaps", {})
+        assert isinstance(gaps["gaps"], list)
+
+        # Bad arguments: tool errors, and the server goes on.
+        message = await error(client, "search_papers", {"query": "attention", "hops": 7})
+        assert "--hops 7 is out of range" in message, message
+        message = await error(client, "get_paper", {"id": "no-such-paper"})
+        assert "unknown paper id `no-such-paper`" in message, message
+        await error(client, "search_papers", {"query": "attention", "mode": "psychic"})
+        message = await error(client, "mark", {"ids": [first], "label": "exclude"})
+        assert "--allow-writes" in message, message
+        assert (await ok(client, "search_papers", {"query": "sparse attention", "limit": 3}))["ranked"] == hits
+    return first
+
+
+async def writes(binary, db, first):
+    async with Client(server(binary, db, "--allow-writes")) as client:
+        names = sorted(t.name for t in (await client.list_tools()).tools)
+        assert names == sorted(READ_TOOLS + ["mark", "unmark"]), names
+        marked = await ok(client, "mark", {"ids": [first], "label": "exclude"})
+        assert first in marked["message"], marked
+        hits = (await ok(client, "search_papers", {"query": "sparse attention"}))["ranked"]
+        assert first not in [h["id"] for h in hits], "an excluded paper is hidden"
+        await ok(client, "unmark", {"ids": [first]})
+        hits = (await ok(client, "search_papers", {"query": "sparse attention"}))["ranked"]
+        assert hits[0]["id"] == first
+
+
+async def main(binary, db):
+    first = await read_only(binary, db)
+    await writes(binary, db, first)
+    print("all checks passed")
+
+
+if __name__ == "__main__":
+    asyncio.run(main(sys.argv[1], sys.argv[2]))
