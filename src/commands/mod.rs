@@ -4,8 +4,8 @@
 mod bench;
 mod build;
 mod check;
-mod context;
 mod completions;
+mod context;
 mod dupes;
 mod embed;
 mod eval;

@@ -145,7 +145,8 @@ fn ids(list: &Value) -> Vec<String> {
     list.as_array().unwrap().iter().map(|h| h["id"].as_str().unwrap().to_string()).collect()
 }
 
-const READ_TOOLS: [&str; 5] = ["gaps", "get_paper", "neighbors", "related", "search_papers"];
+const READ_TOOLS: [&str; 8] =
+    ["context", "export", "gaps", "get_paper", "neighbors", "related", "search_papers", "verify_citations"];
 
 #[test]
 fn mcp_lists_the_read_tools_and_answers_as_the_cli_does() {
@@ -380,4 +381,48 @@ fn mcp_python_sdk_client() {
     let (out, err) = (stdout(&o), stderr(&o));
     assert!(o.status.success(), "client.py failed:\nstdout:\n{out}\nstderr:\n{err}");
     assert!(out.contains("all checks passed"), "{out}");
+}
+
+#[test]
+fn mcp_exports_packs_and_checks_citations_as_the_cli_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = build_mock(dir.path());
+    let mut s = Server::start(&db, &[]);
+
+    // export: the text of `litindex export`, and a budget it must fit.
+    let cli = std::process::Command::new(env!("CARGO_BIN_EXE_litindex"))
+        .args(["--db", db.to_str().unwrap(), "export", "p001", "p002", "--format", "bibtex"])
+        .output()
+        .unwrap();
+    assert!(cli.status.success());
+    let bib = s.ok("export", json!({"ids": ["p001", "p002"]}));
+    assert_eq!(bib["text"].as_str().unwrap(), String::from_utf8(cli.stdout).unwrap());
+    assert_eq!(bib["format"], "bibtex");
+    let ris = s.ok("export", json!({"ids": ["p001"], "format": "ris"}));
+    assert!(ris["text"].as_str().unwrap().starts_with("TY  - "), "{ris}");
+    let e = s.tool_error("export", json!({"ids": ["p001", "p002", "p003"], "max_tokens": 100}));
+    assert!(e.contains("over max_tokens"), "{e}");
+    let e = s.tool_error("export", json!({"ids": ["no-such-paper"]}));
+    assert!(e.contains("no-such-paper"), "{e}");
+
+    // context: the CLI's pack.
+    let want =
+        cli_json(&db, &["context", "sparse attention", "--k", "3", "--budget-tokens", "4000", "--format", "json"]);
+    let pack = s.ok("context", json!({"question": "sparse attention", "k": 3}));
+    assert_eq!(pack, want);
+    assert_eq!(pack["sources"][0]["number"], 1);
+
+    // verify_citations: an answer citing [1] is judged; one citing [9] is
+    // reported outside the pack, with the CLI's error line beside the report.
+    let first = pack["sources"][0]["sentences"][0].as_str().unwrap().to_string();
+    let ok = s.ok("verify_citations", json!({"answer": format!("{first} [1]"), "pack": pack}));
+    assert_eq!(ok["citing_sentences"], 1, "{ok}");
+    assert_eq!(ok["outside_pack"], 0, "{ok}");
+    assert_eq!(ok["checks"][0]["judgment"], "supported", "the pack's own sentence supports itself: {ok}");
+    assert!(ok.get("error").is_none(), "{ok}");
+    let out = s.ok("verify_citations", json!({"answer": "Something else [9].", "pack": pack}));
+    assert_eq!(out["outside_pack"], 1, "{out}");
+    assert!(out["error"].as_str().unwrap().contains("outside the pack"), "{out}");
+    let e = s.tool_error("verify_citations", json!({"answer": "x [1]", "pack": "not a pack"}));
+    assert!(e.contains("pack must be"), "{e}");
 }

@@ -13,7 +13,7 @@ import sys
 
 from mcp import Client, StdioServerParameters
 
-READ_TOOLS = ["gaps", "get_paper", "neighbors", "related", "search_papers"]
+READ_TOOLS = ["context", "export", "gaps", "get_paper", "neighbors", "related", "search_papers", "verify_citations"]
 
 
 def server(binary, db, *extra):
@@ -66,6 +66,15 @@ async def read_only(binary, db):
         assert all(r["id"] != first for r in related["related"])
         gaps = await ok(client, "gaps", {})
         assert isinstance(gaps["gaps"], list)
+        bib = await ok(client, "export", {"ids": [first]})
+        assert bib["text"].startswith("@"), bib
+        pack = await ok(client, "context", {"question": "sparse attention", "k": 3})
+        assert [s["number"] for s in pack["sources"]] == [1, 2, 3], pack
+        sentence = pack["sources"][0]["sentences"][0]
+        checked = await ok(client, "verify_citations", {"answer": sentence + " [1]", "pack": pack})
+        assert checked["outside_pack"] == 0 and checked["checks"][0]["judgment"] == "supported", checked
+        outside = await ok(client, "verify_citations", {"answer": "Something else [9].", "pack": pack})
+        assert outside["outside_pack"] == 1 and "outside the pack" in outside["error"], outside
 
         # Bad arguments: tool errors, and the server goes on.
         message = await error(client, "search_papers", {"query": "attention", "hops": 7})

@@ -10,9 +10,10 @@
 //! JSON as the text fallback), cut to the caller's budget by `page`.
 //!
 //! The tool registry is [`Litindex::registry`]: one router per file
-//! (`read.rs`, `write.rs`), merged. Only protocol messages go to stdout;
+//! (`read.rs`, `cite.rs`, `write.rs`), merged. Only protocol messages go to stdout;
 //! notes go to stderr.
 
+mod cite;
 mod page;
 mod read;
 mod write;
@@ -47,11 +48,12 @@ impl Litindex {
     }
 
     /// Every tool the server offers. A tool from another part of litindex
-    /// (export, context, verify_citations) is a `#[tool]` method in its own
+    /// (as `cite.rs`: export, context, verify_citations) is a `#[tool]` method in its own
     /// file's `#[tool_router(router = NAME, vis = "pub(super)")] impl Litindex`,
     /// merged here with one line.
     fn registry(allow_writes: bool) -> ToolRouter<Self> {
         let mut router = Self::read_tools();
+        router.merge(Self::cite_tools());
         if allow_writes {
             router.merge(Self::write_tools());
         }
@@ -62,6 +64,15 @@ impl Litindex {
     /// `--db`) and returns what it printed; an error is the one line the
     /// CLI would print after `litindex: error: `.
     fn run_cli(&self, args: Vec<String>) -> Result<Vec<u8>, String> {
+        match self.run_cli_keeping(args)? {
+            (out, None) => Ok(out),
+            (_, Some(e)) => Err(e),
+        }
+    }
+
+    /// [`Self::run_cli`] that keeps what the command printed before it
+    /// failed (a report whose findings make it exit 1), with the error line.
+    fn run_cli_keeping(&self, args: Vec<String>) -> Result<(Vec<u8>, Option<String>), String> {
         let mut argv = vec!["litindex".to_string()];
         if let Some(db) = &self.db {
             argv.push("--db".into());
@@ -73,8 +84,8 @@ impl Litindex {
             text.lines().next().unwrap_or("invalid argument").trim_start_matches("error: ").to_string()
         })?;
         let mut out = Vec::new();
-        super::run(cli, &mut out).map_err(|e| format!("{e:#}").replace('\n', " "))?;
-        Ok(out)
+        let failed = super::run(cli, &mut out).err().map(|e| format!("{e:#}").replace('\n', " "));
+        Ok((out, failed))
     }
 
     /// Runs a command that prints JSON and parses what it printed.
