@@ -171,8 +171,9 @@ fn arxiv_page(body: &[u8]) -> Option<Page> {
     feed.then_some(Page { entries, next, found: Vec::new() })
 }
 
-/// Percent-encodes a query value (RFC 3986 unreserved characters kept).
-pub(crate) fn encode(s: &str) -> String {
+/// Percent-encodes a query value (RFC 3986 unreserved characters kept);
+/// also the web page's links (`litindex::fetch::encode`).
+pub fn encode(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for b in s.bytes() {
         match b {

@@ -26,7 +26,7 @@ use std::collections::HashSet;
 use std::path::Path;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-pub use api::Request;
+pub use api::{Request, encode};
 pub use http::HttpStats;
 pub use jobs::Links;
 

@@ -33,17 +33,8 @@ pub(super) struct PaperView {
     pub graph: Markup,
 }
 
-/// `s` percent-encoded for a URL's query component.
-pub(super) fn encode(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for b in s.bytes() {
-        match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => out.push(b as char),
-            _ => out.push_str(&format!("%{b:02X}")),
-        }
-    }
-    out
-}
+/// `s` percent-encoded for a URL's query component (the one encoder `fetch` uses too).
+pub(super) use litindex::fetch::encode;
 
 pub(super) fn paper_url(id: &str) -> String {
     format!("/paper?id={}", encode(id))
