@@ -40,21 +40,7 @@ pub fn bm25_scores(store: &Store, query: &str) -> anyhow::Result<DocScores> {
 /// [`bm25_scores`] for terms already analysed, each with its query count
 /// (`related --method text` builds its query from a paper's top terms).
 pub fn bm25_term_scores(store: &Store, terms: &[(String, u32)]) -> anyhow::Result<DocScores> {
-    let meta = store.meta()?;
-    let bm25 = meta.bm25();
-    let mut scores = DocScores::default();
-    for (term, count) in terms.iter().cloned() {
-        if let Some((df, postings)) = store.postings(&term)? {
-            if scores.capacity() < postings.len() {
-                scores.reserve(postings.len() - scores.len());
-            }
-            let weight = bm25.weight(meta.num_docs, meta.avgdl, df, count);
-            for p in postings {
-                *scores.entry(p.doc).or_default() += weight.score(p.tf, p.doc_len);
-            }
-        }
-    }
-    Ok(scores)
+    store.bm25_all(terms)
 }
 
 /// The first stage's result: a ranked list and a score for any paper.

@@ -33,6 +33,7 @@ mod graph;
 pub mod marks;
 mod migrate;
 mod read;
+mod scoring;
 mod summary;
 pub mod vectors;
 pub mod watches;
