@@ -3,6 +3,7 @@
 //! Every invariant is a query for the rows that break it, so a violation is
 //! reported with examples (the first [`EXAMPLES`]) and a count. A query that
 //! cannot run (a badly damaged file) counts as a violation of its invariant.
+//! The postings invariants decode the blocks instead (`check_blocks.rs`).
 //! Edge ends that are not papers are dangling ids: allowed, and counted.
 
 use rusqlite::Connection;
@@ -82,47 +83,6 @@ const QUERIES: &[(&str, &str, &str, Render)] = &[
          FROM index_meta AS m
          WHERE m.min_year IS NOT (SELECT min(year) FROM papers) OR m.max_year IS NOT (SELECT max(year) FROM papers)",
         |r| format!("stored {}..{}, papers span {}..{}", text(&r[0]), text(&r[1]), text(&r[2]), text(&r[3])),
-    ),
-    (
-        "df",
-        "each term's document frequency equals its postings count (and is at least 1)",
-        "SELECT t.term, t.df, (SELECT count(*) FROM postings AS x WHERE x.term_id = t.term_id) AS n
-         FROM terms AS t WHERE t.df IS NOT n OR n = 0 ORDER BY t.term",
-        |r| format!("term {}: df {}, {} postings", quoted(&r[0]), text(&r[1]), text(&r[2])),
-    ),
-    (
-        "doc-len",
-        "each document length equals the sum of its term frequencies",
-        "WITH s AS (SELECT doc, sum(tf) AS n FROM postings GROUP BY doc)
-         SELECT p.id, p.doc_len, coalesce(s.n, 0) FROM papers AS p LEFT JOIN s ON s.doc = p.doc
-         WHERE p.doc_len IS NOT coalesce(s.n, 0) ORDER BY p.id",
-        |r| format!("paper {}: doc_len {}, term frequencies sum to {}", quoted(&r[0]), text(&r[1]), text(&r[2])),
-    ),
-    (
-        "posting-doc-len",
-        "each posting carries its paper's document length",
-        "SELECT p.id, x.doc_len, p.doc_len FROM postings AS x JOIN papers AS p ON p.doc = x.doc
-         WHERE x.doc_len IS NOT p.doc_len GROUP BY p.id ORDER BY p.id",
-        |r| format!("paper {}: postings say doc_len {}, the paper {}", quoted(&r[0]), text(&r[1]), text(&r[2])),
-    ),
-    (
-        "tf",
-        "every term frequency is at least 1",
-        "SELECT x.term_id, x.doc, x.tf FROM postings AS x WHERE typeof(x.tf) <> 'integer' OR x.tf < 1",
-        |r| format!("posting (term_id {}, doc {}) has tf {}", text(&r[0]), text(&r[1]), text(&r[2])),
-    ),
-    (
-        "posting-paper",
-        "every posting belongs to a paper",
-        "SELECT x.term_id, x.doc FROM postings AS x WHERE NOT EXISTS (SELECT 1 FROM papers AS p WHERE p.doc = x.doc)",
-        |r| format!("posting (term_id {}, doc {}): no paper has doc {}", text(&r[0]), text(&r[1]), text(&r[1])),
-    ),
-    (
-        "posting-term",
-        "every posting belongs to a term",
-        "SELECT x.term_id, x.doc FROM postings AS x
-         WHERE NOT EXISTS (SELECT 1 FROM terms AS t WHERE t.term_id = x.term_id)",
-        |r| format!("posting (term_id {}, doc {}): no term has id {}", text(&r[0]), text(&r[1]), text(&r[0])),
     ),
     (
         "alias-paper",
@@ -208,6 +168,7 @@ pub(crate) fn check(conn: &Connection) -> CheckReport {
     for &(name, description, sql, render) in QUERIES {
         invariants.push(by_query(conn, name, description, sql, render));
     }
+    invariants.extend(super::check_blocks::check_postings(conn));
     invariants.push(avgdl(conn));
     invariants.push(settings(conn));
     invariants.push(super::fetch::check_responses(conn));
@@ -218,7 +179,7 @@ pub(crate) fn check(conn: &Connection) -> CheckReport {
         journal_mode: conn.query_row("PRAGMA journal_mode", [], |r| r.get(0)).unwrap_or_default(),
         papers: count("SELECT count(*) FROM papers"),
         terms: count("SELECT count(*) FROM terms"),
-        postings: count("SELECT count(*) FROM postings"),
+        postings: super::blocks::count_postings(conn).map(|n| n.max(0) as u64).unwrap_or(0),
         edges: count("SELECT count(*) FROM edges"),
         aliases: count("SELECT count(*) FROM aliases"),
         dangling_ids: count(
@@ -439,24 +400,19 @@ mod tests {
     fn damage_is_named() {
         let dir = tempfile::tempdir().unwrap();
         let conn = small_index(dir.path());
-        // One posting row gone: the term's df and the paper's length disagree with the postings.
-        conn.execute(
-            "DELETE FROM postings WHERE term_id = (SELECT term_id FROM terms WHERE term = 'sparse')
-             AND doc = (SELECT doc FROM papers WHERE id = 'a')",
-            [],
-        )
-        .unwrap();
+        // One posting gone: the term's df and the paper's length disagree with the postings.
+        let sparse: i64 = conn.query_row("SELECT term_id FROM terms WHERE term = 'sparse'", [], |r| r.get(0)).unwrap();
+        let doc =
+            |id: &str| -> i64 { conn.query_row("SELECT doc FROM papers WHERE id = ?1", [id], |r| r.get(0)).unwrap() };
+        assert!(super::super::blocks::remove_posting(&conn, sparse, doc("a")).unwrap());
         let report = check(&conn);
         assert_eq!(violated(&report), ["df", "doc-len"], "{report:#?}");
         let df = report.invariants.iter().find(|i| i.name == "df").unwrap();
         assert_eq!(df.examples, ["term \"sparse\": df 1, 0 postings"]);
 
         // A posting whose copy of the document length went stale.
-        conn.execute(
-            "UPDATE postings SET doc_len = doc_len + 1 WHERE doc = (SELECT doc FROM papers WHERE id = 'c')",
-            [],
-        )
-        .unwrap();
+        let c = doc("c");
+        super::super::check_blocks::map_postings(&conn, |p| p.doc_len += u32::from(p.doc == c));
         let report = check(&conn);
         let stale = report.invariants.iter().find(|i| i.name == "posting-doc-len").unwrap();
         assert!(!stale.ok && stale.examples[0].starts_with("paper \"c\": postings say doc_len"), "{stale:#?}");

@@ -14,6 +14,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("005_marks.sql", include_str!("../../migrations/005_marks.sql")),
     ("006_fetch.sql", include_str!("../../migrations/006_fetch.sql")),
     ("007_fetch_carried.sql", include_str!("../../migrations/007_fetch_carried.sql")),
+    ("008_postings_blocks.sql", include_str!("../../migrations/008_postings_blocks.sql")),
 ];
 
 /// The schema version this binary writes and reads.
@@ -45,6 +46,10 @@ fn apply(conn: &mut Connection, current: i64) -> anyhow::Result<()> {
         tx.execute_batch(sql).with_context(|| format!("migration {name} failed"))?;
         if *name == "004_venue.sql" {
             fill_surnames(&tx).context("migration 004_venue.sql failed: cannot fill paper_authors")?;
+        }
+        if *name == "008_postings_blocks.sql" {
+            super::blocks::convert_row_postings(&tx)
+                .context("migration 008_postings_blocks.sql failed: cannot encode the postings as blocks")?;
         }
         tx.pragma_update(None, "user_version", version)?;
     }
@@ -79,7 +84,7 @@ mod tests {
         for table in [
             "papers",
             "terms",
-            "postings",
+            "posting_blocks",
             "edges",
             "index_meta",
             "disagreements",
@@ -148,14 +153,12 @@ mod tests {
         migrate(&mut conn).unwrap();
         let foreign_keys: bool = conn.query_row("PRAGMA foreign_keys", [], |r| r.get(0)).unwrap();
         assert!(foreign_keys, "the connection's setting is restored");
-        let readable: i64 = conn.query_row("SELECT count(*) FROM postings_readable", [], |r| r.get(0)).unwrap();
-        assert_eq!(readable, 3, "the view reads the rebuilt table");
-        let lens: Vec<(i64, i64, i64)> = conn
-            .prepare("SELECT term_id, doc, doc_len FROM postings ORDER BY term_id, doc")
-            .unwrap()
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
-            .unwrap()
-            .map(Result::unwrap)
+        // Schema 3 gave each posting its paper's length; schema 8 carries it into the blocks.
+        let lens: Vec<(i64, i64, u32)> = [1, 2]
+            .into_iter()
+            .flat_map(|t| {
+                super::super::blocks::term_postings(&conn, t).unwrap().into_iter().map(move |p| (t, p.doc, p.doc_len))
+            })
             .collect();
         assert_eq!(lens, [(1, 1, 2), (1, 2, 7), (2, 1, 2)]);
         let links: Vec<String> = conn
@@ -176,5 +179,68 @@ mod tests {
             .map(Result::unwrap)
             .collect();
         assert_eq!(indexes, ["idx_links_cited"]);
+    }
+
+    #[test]
+    fn schema_3_postings_become_blocks_through_schema_8() {
+        let at = MIGRATIONS.iter().position(|(name, _)| *name == "008_postings_blocks.sql").unwrap();
+        let mut conn = Connection::open_in_memory().unwrap();
+        for (_, sql) in &MIGRATIONS[..3] {
+            conn.execute_batch(sql).unwrap();
+        }
+        conn.pragma_update(None, "user_version", 3).unwrap();
+        // 300 papers; term 1 in every one (3 blocks: 128, 128, 44), term 2 in
+        // every seventh (42: one block), term 3 in paper 150 only.
+        let tx = conn.transaction().unwrap();
+        tx.execute_batch("INSERT INTO terms (term_id, term, df) VALUES (1, 'a', 300), (2, 'b', 42), (3, 'c', 1)")
+            .unwrap();
+        let mut want: Vec<(i64, i64, u32, u32)> = Vec::new();
+        for doc in 1..=300i64 {
+            let len = (doc % 40 + 5) as u32;
+            tx.execute(
+                "INSERT INTO papers (doc, id, title, source, doc_len) VALUES (?1, ?2, 'x', 'paper', ?3)",
+                rusqlite::params![doc, format!("p{doc}"), len],
+            )
+            .unwrap();
+            for (term, tf) in [(1, 1 + (doc % 3) as u32), (2, 2), (3, 9)] {
+                if term == 1 || (term == 2 && doc % 7 == 0) || (term == 3 && doc == 150) {
+                    tx.execute(
+                        "INSERT INTO postings (term_id, doc, tf, doc_len) VALUES (?1, ?2, ?3, ?4)",
+                        rusqlite::params![term, doc, tf, len],
+                    )
+                    .unwrap();
+                    want.push((term, doc, tf, len));
+                }
+            }
+        }
+        tx.commit().unwrap();
+        want.sort_unstable();
+        migrate(&mut conn).unwrap();
+        assert_eq!(conn.query_row("PRAGMA user_version", [], |r| r.get::<_, i64>(0)).unwrap(), SCHEMA_VERSION);
+        assert!(SCHEMA_VERSION > at as i64, "the blocks migration is among those applied");
+        let gone: i64 = conn
+            .query_row("SELECT count(*) FROM sqlite_master WHERE name IN ('postings', 'postings_readable')", [], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        assert_eq!(gone, 0, "the row table and its view are dropped");
+        let mut got = Vec::new();
+        for term in 1..=3 {
+            for p in super::super::blocks::term_postings(&conn, term).unwrap() {
+                got.push((term, p.doc, p.tf, p.doc_len));
+            }
+        }
+        assert_eq!(got, want);
+        let sizes: Vec<(i64, i64, i64)> = conn
+            .prepare("SELECT term_id, n, last_doc FROM posting_blocks ORDER BY term_id, last_doc")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(sizes, [(1, 128, 128), (1, 128, 256), (1, 44, 300), (2, 42, 294), (3, 1, 150)]);
+        assert!(
+            super::super::check::check(&conn).invariants.iter().filter(|i| i.name.starts_with("block")).all(|i| i.ok)
+        );
     }
 }

@@ -20,7 +20,10 @@
 //! `-wal`, `-shm` or `-journal` of the old file can ever be applied to the
 //! new one. Errors from SQLite are explained by [`explain`].
 
+mod block_max;
+mod blocks;
 mod check;
+mod check_blocks;
 mod create;
 mod explain;
 mod explore;
@@ -40,6 +43,7 @@ pub mod watches;
 pub mod write;
 pub mod writer;
 
+pub use block_max::DecodeCount;
 pub use check::{CheckReport, InvariantResult};
 pub(crate) use create::{create_index, create_new_index};
 pub(crate) use explain::explain;

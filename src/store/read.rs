@@ -96,18 +96,11 @@ impl Store {
 
     /// A term's document frequency and postings, or `None` for an unknown term.
     pub fn postings(&self, term: &str) -> anyhow::Result<Option<(u64, Vec<Posting>)>> {
-        let Some((term_id, df)) = self
-            .conn
-            .prepare_cached("SELECT term_id, df FROM terms WHERE term = ?1")?
-            .query_row([term], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, u64>(1)?)))
-            .optional()?
-        else {
+        let Some((term_id, df)) = super::blocks::term_id_df(&self.conn, term)? else {
             return Ok(None);
         };
-        let mut stmt = self.conn.prepare_cached("SELECT doc, tf, doc_len FROM postings WHERE term_id = ?1")?;
-        let postings = stmt
-            .query_map([term_id], |r| Ok(Posting { doc: r.get(0)?, tf: r.get(1)?, doc_len: r.get(2)? }))?
-            .collect::<Result<Vec<_>, _>>()?;
+        let postings = super::blocks::term_postings(&self.conn, term_id)
+            .with_context(|| format!("index damaged: the postings of term `{term}` do not decode"))?;
         Ok(Some((df, postings)))
     }
 

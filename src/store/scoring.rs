@@ -5,9 +5,10 @@
 //! paper the same way, `Σ over the query's terms of weight.score(tf, doc_len)`
 //! in the order of `terms`, so a paper gets the same f64 from each.
 
-use crate::candidate::{Candidate, DocScores, positive};
+use crate::candidate::{Candidate, DocScores};
 
 use super::Store;
+use super::block_max::DecodeCount;
 
 impl Store {
     /// BM25 of every paper matching at least one of `terms` (each with its
@@ -33,18 +34,25 @@ impl Store {
 
     /// Every paper whose BM25 score is positive and at least the `k`-th best
     /// positive score (so papers tied at the cut are all returned), in no
-    /// particular order; empty when `k` is 0 or nothing matches.
+    /// particular order; empty when `k` is 0 or nothing matches. Decodes only
+    /// the postings blocks whose bound can reach the cut (block-max pruning,
+    /// see [`super::block_max`]).
     pub fn bm25_top_k(&self, terms: &[(String, u32)], k: usize) -> anyhow::Result<Vec<Candidate>> {
-        let scores = self.bm25_all(terms)?;
-        let Some(cut) = crate::candidate::top_k(positive(&scores), k).last().map(|c| c.score) else {
-            return Ok(Vec::new());
-        };
-        Ok(positive(&scores).filter(|c| c.score >= cut).collect())
+        Ok(self.bm25_top_k_counted(terms, k)?.0)
     }
 
-    /// The BM25 scores of `docs` (those matching no term are left out).
+    /// [`Store::bm25_top_k`], with how many of the terms' postings it decoded.
+    pub fn bm25_top_k_counted(
+        &self,
+        terms: &[(String, u32)],
+        k: usize,
+    ) -> anyhow::Result<(Vec<Candidate>, DecodeCount)> {
+        super::block_max::top_k(&self.conn, &self.meta()?, terms, k)
+    }
+
+    /// The BM25 scores of `docs` (those matching no term are left out);
+    /// decodes only the blocks that may hold one of them.
     pub fn bm25_scores_of(&self, terms: &[(String, u32)], docs: &[i64]) -> anyhow::Result<DocScores> {
-        let all = self.bm25_all(terms)?;
-        Ok(docs.iter().filter_map(|d| all.get(d).map(|&s| (*d, s))).collect())
+        super::block_max::scores_of(&self.conn, &self.meta()?, terms, docs)
     }
 }

@@ -20,7 +20,7 @@ impl Store {
         Ok(Counts {
             papers: count("SELECT count(*) FROM papers")?,
             terms: count("SELECT count(*) FROM terms")?,
-            postings: count("SELECT count(*) FROM postings")?,
+            postings: count("SELECT coalesce(sum(n), 0) FROM posting_blocks")?,
             edges: count("SELECT count(*) FROM edges")?,
             dangling_edges: count(
                 "SELECT count(*) FROM edges AS e

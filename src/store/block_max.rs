@@ -1,0 +1,258 @@
+//! Top-k BM25 and the scores of given papers over the postings blocks,
+//! decoding only the blocks that can matter.
+//!
+//! **Top-k** (block-max pruning over aligned intervals). The blocks' last
+//! doc ids, over all query terms, cut the doc-id line into intervals; inside
+//! one interval each term has exactly one block that may hold postings (or
+//! none past its last block), so the sum of those blocks' bounds bounds the
+//! score of every paper in the interval. Intervals are visited from the
+//! highest bound down; each visited interval decodes its blocks (once: a
+//! block spanning several intervals is kept) and scores its papers exactly.
+//! Once `k` positive scores are known, the k-th best is the threshold; the
+//! first interval whose bound is strictly below it ends the search, since
+//! no paper in it or in any later interval can reach the cut (papers tied at
+//! the cut are still scored, so all of them are returned).
+//!
+//! **Exact scores.** A paper's score is `0.0 + s₁ + s₂ + …` over the query
+//! terms it holds in the order of `terms`, as in [`Store::bm25_all`], so the
+//! same f64. The bound of a block is `score(max_tf, min_len)·(1 + 1e-9)`: in
+//! exact arithmetic `score` grows with tf and falls with the length (for
+//! `k1 ≥ 0`, `0 ≤ b ≤ 1`), and each computed f64 is within a few ulps
+//! (~4e-16 relative) of the exact value, so a posting's computed score can
+//! exceed the computed `score(max_tf, min_len)` by at most ~1e-15 relative;
+//! summing a handful of terms in another order adds ~1e-16 per term. The
+//! 1e-9 slack covers both with room to spare, so a bound never falls below
+//! a score it bounds.
+//!
+//! [`Store::bm25_all`]: super::Store::bm25_all
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use rusqlite::Connection;
+
+use super::blocks::{Block, term_blocks, term_id_df};
+use super::{IndexMeta, Posting};
+use crate::bm25::TermWeight;
+use crate::candidate::{Candidate, DocScores};
+
+/// Relative slack on a block's bound (see the module documentation).
+const BOUND_SLACK: f64 = 1.0 + 1e-9;
+
+/// How much of the query's postings a top-k search decoded.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DecodeCount {
+    /// Postings in the blocks decoded.
+    pub decoded: u64,
+    /// Postings of all the query's terms.
+    pub total: u64,
+}
+
+/// One query term's blocks, their bounds and those decoded so far.
+struct TermList {
+    weight: TermWeight,
+    blocks: Vec<Block>,
+    bounds: Vec<f64>,
+    decoded: Vec<Option<Vec<Posting>>>,
+}
+
+impl TermList {
+    fn postings(&mut self, i: usize, count: &mut DecodeCount) -> anyhow::Result<&[Posting]> {
+        if self.decoded[i].is_none() {
+            let b = &self.blocks[i];
+            let p = b.decode().map_err(|e| e.context(format!("index damaged: block ending at doc {}", b.last_doc)))?;
+            count.decoded += p.len() as u64;
+            self.decoded[i] = Some(p);
+        }
+        Ok(self.decoded[i].as_deref().unwrap_or_default())
+    }
+}
+
+/// The blocks of each known term of `terms`, in the order of `terms`.
+fn term_lists(conn: &Connection, meta: &IndexMeta, terms: &[(String, u32)]) -> anyhow::Result<Vec<TermList>> {
+    let bm25 = meta.bm25();
+    let mut lists = Vec::with_capacity(terms.len());
+    for (term, count) in terms {
+        let Some((term_id, df)) = term_id_df(conn, term)? else { continue };
+        let weight = bm25.weight(meta.num_docs, meta.avgdl, df, *count);
+        let blocks = term_blocks(conn, term_id)?;
+        let bounds = blocks.iter().map(|b| weight.score(b.max_tf, b.min_len) * BOUND_SLACK).collect();
+        let decoded = vec![None; blocks.len()];
+        lists.push(TermList { weight, blocks, bounds, decoded });
+    }
+    Ok(lists)
+}
+
+/// An f64 ordered by `total_cmp`, for the heap of the best scores.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Score(f64);
+impl Eq for Score {}
+impl PartialOrd for Score {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Score {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&other.0)
+    }
+}
+
+/// The `k` best scores seen, and every paper that was at least the k-th
+/// best when it was scored (a superset of the answer, cut at the end).
+struct TopK {
+    k: usize,
+    best: BinaryHeap<Reverse<Score>>,
+    kept: Vec<Candidate>,
+}
+
+impl TopK {
+    /// The score a paper must reach to matter (0 until `k` are known).
+    fn threshold(&self) -> f64 {
+        if self.best.len() < self.k { 0.0 } else { self.best.peek().map_or(0.0, |s| s.0.0) }
+    }
+
+    fn offer(&mut self, doc: i64, score: f64) {
+        if score <= 0.0 || score < self.threshold() {
+            return;
+        }
+        self.kept.push(Candidate { doc, score });
+        if self.best.len() < self.k {
+            self.best.push(Reverse(Score(score)));
+        } else if self.best.peek().is_some_and(|s| score > s.0.0) {
+            self.best.pop();
+            self.best.push(Reverse(Score(score)));
+        }
+    }
+
+    fn finish(mut self) -> Vec<Candidate> {
+        if self.best.len() == self.k {
+            let cut = self.threshold();
+            self.kept.retain(|c| c.score >= cut);
+        }
+        self.kept
+    }
+}
+
+/// Every paper whose score is positive and at least the k-th best positive
+/// score (see [`super::Store::bm25_top_k`]), and how many postings that took.
+pub(crate) fn top_k(
+    conn: &Connection,
+    meta: &IndexMeta,
+    terms: &[(String, u32)],
+    k: usize,
+) -> anyhow::Result<(Vec<Candidate>, DecodeCount)> {
+    let mut count = DecodeCount::default();
+    if k == 0 {
+        return Ok((Vec::new(), count));
+    }
+    let mut lists = term_lists(conn, meta, terms)?;
+    count.total = lists.iter().flat_map(|l| l.blocks.iter()).map(|b| u64::from(b.n)).sum();
+    let mut ends: Vec<i64> = lists.iter().flat_map(|l| l.blocks.iter().map(|b| b.last_doc)).collect();
+    ends.sort_unstable();
+    ends.dedup();
+    // For interval j, (ends[j-1], ends[j]], the block of each term that covers it.
+    const NONE: u32 = u32::MAX;
+    let t = lists.len();
+    let mut at = vec![0usize; t];
+    let mut cover: Vec<u32> = Vec::with_capacity(ends.len() * t);
+    let mut order: Vec<(f64, usize)> = Vec::with_capacity(ends.len());
+    for (j, &hi) in ends.iter().enumerate() {
+        let mut bound = 0.0;
+        for (i, l) in lists.iter().enumerate() {
+            at[i] += l.blocks[at[i]..].partition_point(|b| b.last_doc < hi);
+            if at[i] < l.blocks.len() {
+                bound += l.bounds[at[i]];
+                cover.push(at[i] as u32);
+            } else {
+                cover.push(NONE);
+            }
+        }
+        order.push((bound, j));
+    }
+    order.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+
+    let mut top = TopK { k, best: BinaryHeap::with_capacity(k + 1), kept: Vec::new() };
+    let mut pos = vec![0usize; t];
+    let mut slices: Vec<(usize, usize)> = vec![(0, 0); t];
+    for (bound, j) in order {
+        if bound < top.threshold() {
+            break;
+        }
+        let (lo, hi) = (if j == 0 { i64::MIN } else { ends[j - 1] }, ends[j]);
+        for (i, l) in lists.iter_mut().enumerate() {
+            let b = cover[j * t + i];
+            slices[i] = if b == NONE {
+                (0, 0)
+            } else {
+                let p = l.postings(b as usize, &mut count)?;
+                (p.partition_point(|p| p.doc <= lo), p.partition_point(|p| p.doc <= hi))
+            };
+            pos[i] = slices[i].0;
+        }
+        // Merge the terms' postings of the interval by doc, summing in term order.
+        loop {
+            let mut doc = i64::MAX;
+            for (i, l) in lists.iter().enumerate() {
+                if pos[i] < slices[i].1 {
+                    doc = doc.min(cached(l, cover[j * t + i])[pos[i]].doc);
+                }
+            }
+            if doc == i64::MAX {
+                break;
+            }
+            let mut score = 0.0;
+            for (i, l) in lists.iter().enumerate() {
+                if pos[i] < slices[i].1 {
+                    let p = cached(l, cover[j * t + i])[pos[i]];
+                    if p.doc == doc {
+                        score += l.weight.score(p.tf, p.doc_len);
+                        pos[i] += 1;
+                    }
+                }
+            }
+            top.offer(doc, score);
+        }
+    }
+    Ok((top.finish(), count))
+}
+
+/// The decoded postings of block `b` of `l` (decoded before the merge).
+fn cached(l: &TermList, b: u32) -> &[Posting] {
+    l.decoded[b as usize].as_deref().unwrap_or_default()
+}
+
+/// The scores of `docs` (those matching no term left out): for each term,
+/// only the blocks that may hold one of `docs` are decoded.
+pub(crate) fn scores_of(
+    conn: &Connection,
+    meta: &IndexMeta,
+    terms: &[(String, u32)],
+    docs: &[i64],
+) -> anyhow::Result<DocScores> {
+    let mut want = docs.to_vec();
+    want.sort_unstable();
+    want.dedup();
+    let mut scores = DocScores::default();
+    let mut count = DecodeCount::default();
+    for l in &mut term_lists(conn, meta, terms)? {
+        let weight = l.weight;
+        let mut b = 0usize;
+        for &doc in &want {
+            b += l.blocks[b..].partition_point(|x| x.last_doc < doc);
+            if b == l.blocks.len() {
+                break;
+            }
+            let postings = l.postings(b, &mut count)?;
+            if let Ok(i) = postings.binary_search_by_key(&doc, |p| p.doc) {
+                let p = postings[i];
+                *scores.entry(doc).or_default() += weight.score(p.tf, p.doc_len);
+            }
+        }
+    }
+    Ok(scores)
+}
+
+#[cfg(test)]
+#[path = "block_max_tests.rs"]
+pub(super) mod tests;

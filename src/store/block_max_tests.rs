@@ -1,0 +1,161 @@
+//! The block-max paths against the exhaustive [`Store::bm25_all`] on random
+//! corpora, built in one go and changed by ingests and deletions.
+
+use std::path::{Path, PathBuf};
+
+use proptest::prelude::*;
+use rusqlite::Connection;
+
+use crate::analyzer::Analyzer;
+use crate::bm25::Bm25;
+use crate::candidate::{Candidate, positive};
+use crate::store::Store;
+use crate::store::create::create_index;
+use crate::store::write::{IndexWriter, PaperDraft, refresh_meta};
+
+fn draft<'a>(id: &'a str, text: &'a str) -> PaperDraft<'a> {
+    PaperDraft {
+        id,
+        title: text,
+        abstract_: "",
+        year: None,
+        authors: &[],
+        source: "paper",
+        arxiv_version: None,
+        venue: None,
+    }
+}
+
+/// A new index at `dir/t.db` of `docs` (id, title), built by one writer.
+pub(crate) fn build(dir: &Path, docs: &[(String, String)]) -> PathBuf {
+    let path = dir.join("t.db");
+    create_index(&path, Analyzer::Plain, Bm25::default(), |conn| {
+        let mut w = IndexWriter::new(Analyzer::Plain);
+        for (id, text) in docs {
+            w.insert_paper(conn, &draft(id, text))?;
+        }
+        w.finish(conn)?;
+        refresh_meta(conn)
+    })
+    .unwrap();
+    path
+}
+
+/// Deletes `gone`, then adds `add`, in one transaction, as an ingest does.
+fn change(path: &Path, gone: &[String], add: &[(String, String)]) {
+    let mut conn = Connection::open(path).unwrap();
+    let tx = conn.transaction().unwrap();
+    let mut w = IndexWriter::new(Analyzer::Plain);
+    for id in gone {
+        w.delete_paper(&tx, id).unwrap();
+    }
+    for (id, text) in add {
+        w.insert_paper(&tx, &draft(id, text)).unwrap();
+    }
+    w.finish(&tx).unwrap();
+    refresh_meta(&tx).unwrap();
+    tx.commit().unwrap();
+}
+
+fn bits(mut c: Vec<Candidate>) -> Vec<(i64, u64)> {
+    c.sort_by_key(|c| c.doc);
+    c.into_iter().map(|c| (c.doc, c.score.to_bits())).collect()
+}
+
+/// `bm25_top_k` and `bm25_scores_of` give exactly what `bm25_all` implies.
+fn agree(store: &Store, terms: &[(String, u32)], k: usize, asked: &[i64]) -> Result<(), TestCaseError> {
+    let all = store.bm25_all(terms).unwrap();
+    let want = match crate::candidate::top_k(positive(&all), k).last() {
+        Some(cut) => positive(&all).filter(|c| c.score >= cut.score).collect(),
+        None => Vec::new(),
+    };
+    let (got, count) = store.bm25_top_k_counted(terms, k).unwrap();
+    prop_assert_eq!(bits(got), bits(want));
+    prop_assert!(count.decoded <= count.total);
+    let scores = store.bm25_scores_of(terms, asked).unwrap();
+    let mut got: Vec<(i64, u64)> = scores.iter().map(|(d, s)| (*d, s.to_bits())).collect();
+    got.sort_unstable();
+    let mut want: Vec<(i64, u64)> = asked.iter().filter_map(|d| all.get(d).map(|s| (*d, s.to_bits()))).collect();
+    want.sort_unstable();
+    want.dedup();
+    prop_assert_eq!(got, want);
+    Ok(())
+}
+
+const WORDS: [&str; 10] = ["a", "a", "a", "b", "b", "c", "d", "e", "f", "g"];
+
+fn text() -> impl Strategy<Value = String> {
+    proptest::collection::vec(0..WORDS.len(), 1..25)
+        .prop_map(|w| w.iter().map(|&i| WORDS[i]).collect::<Vec<_>>().join(" "))
+}
+
+fn query() -> impl Strategy<Value = Vec<(String, u32)>> {
+    // "zz" is in no paper: an unknown term is skipped.
+    let word = prop_oneof![Just("a"), Just("b"), Just("c"), Just("d"), Just("g"), Just("zz")];
+    proptest::collection::vec((word, 1u32..3), 1..5)
+        .prop_map(|t| t.into_iter().map(|(w, c)| (w.to_string(), c)).collect())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn top_k_and_scores_of_equal_the_exhaustive_scores(
+        texts in proptest::collection::vec(text(), 1..420),
+        added in proptest::collection::vec(text(), 0..150),
+        gone in proptest::collection::vec(any::<prop::sample::Index>(), 0..60),
+        queries in proptest::collection::vec((query(), 1usize..20), 1..6),
+        asked in proptest::collection::vec(0i64..600, 0..80),
+    ) {
+        let dir = tempfile::tempdir().unwrap();
+        let docs: Vec<(String, String)> = texts.iter().enumerate().map(|(i, t)| (format!("p{i}"), t.clone())).collect();
+        let path = build(dir.path(), &docs);
+        {
+            let store = Store::open(&path).unwrap();
+            for (terms, k) in &queries {
+                agree(&store, terms, *k, &asked)?;
+            }
+        }
+        // Deletions rewrite the blocks that held the papers; new papers append.
+        let gone: Vec<String> = gone.iter().map(|i| docs[i.index(docs.len())].0.clone()).collect();
+        let added: Vec<(String, String)> =
+            added.iter().enumerate().map(|(i, t)| (format!("n{i}"), t.clone())).collect();
+        change(&path, &gone, &added);
+        let store = Store::open(&path).unwrap();
+        // (This writer files no aliases or records: only the postings invariants apply.)
+        let broken: Vec<_> = super::super::check_blocks::check_postings(store.conn()).into_iter().filter(|i| !i.ok).collect();
+        prop_assert!(broken.is_empty(), "{:?}", broken);
+        for (terms, k) in &queries {
+            agree(&store, terms, *k, &asked)?;
+        }
+    }
+}
+
+#[test]
+fn top_k_decodes_fewer_postings_when_blocks_cannot_reach_the_cut() {
+    // "x" in 2,000 papers of 20 tokens, and three times in 5 short papers at
+    // the end: after those, no other block of "x" can reach the 5th score.
+    let mut docs: Vec<(String, String)> =
+        (0..2000).map(|i| (format!("p{i}"), format!("x {}", "y ".repeat(19)))).collect();
+    docs.extend((0..5).map(|i| (format!("q{i}"), "x x x".to_string())));
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&build(dir.path(), &docs)).unwrap();
+    let terms = [("x".to_string(), 1)];
+    let (top, count) = store.bm25_top_k_counted(&terms, 5).unwrap();
+    assert_eq!(top.len(), 5);
+    assert_eq!(count.total, 2005);
+    assert!(count.decoded <= 128, "{count:?}");
+    // k = 6 needs one of the 2,000 tied papers: every one of them is tied at the cut.
+    let (top, count) = store.bm25_top_k_counted(&terms, 6).unwrap();
+    assert_eq!((top.len(), count.decoded), (2005, 2005));
+}
+
+#[test]
+fn empty_queries_and_k_zero_return_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&build(dir.path(), &[("p".to_string(), "a b".to_string())])).unwrap();
+    assert!(store.bm25_top_k(&[], 3).unwrap().is_empty());
+    assert!(store.bm25_top_k(&[("a".to_string(), 1)], 0).unwrap().is_empty());
+    assert!(store.bm25_top_k(&[("zz".to_string(), 1)], 3).unwrap().is_empty());
+    assert!(store.bm25_scores_of(&[("a".to_string(), 1)], &[]).unwrap().is_empty());
+}

@@ -1,0 +1,302 @@
+//! Postings as compressed blocks: the `posting_blocks` table and its codec.
+//!
+//! A term's postings, sorted by doc id, are cut into blocks of at most
+//! [`BLOCK_SIZE`]. A block is one row, keyed by `(term_id, last_doc)`, so one
+//! term is one range scan and the block holding a doc is the first whose
+//! `last_doc` is at least that doc. Beside the blob a row keeps `n` (its
+//! postings), `max_tf` and `min_len`: BM25's term score grows with tf and
+//! falls with the document length (`k1 ≥ 0`, `0 ≤ b ≤ 1`), so
+//! `score(max_tf, min_len)` bounds every posting of the block whatever N and
+//! avgdl are when the index is read (they change with every ingest).
+//!
+//! The blob (`data`) is, for each posting in doc order, three unsigned LEB128
+//! varints: the doc id minus the previous posting's (the first posting's
+//! minus 0, so a block decodes alone), the term frequency, the document
+//! length. Nothing else: no header, no padding.
+
+use anyhow::Context;
+use integer_encoding::VarInt;
+use rusqlite::{Connection, OptionalExtension, params};
+
+use super::Posting;
+
+/// The most postings a block holds.
+pub const BLOCK_SIZE: usize = 128;
+
+/// One stored block: its metadata and its still encoded postings.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Block {
+    pub last_doc: i64,
+    pub n: u32,
+    pub max_tf: u32,
+    pub min_len: u32,
+    pub data: Vec<u8>,
+}
+
+impl Block {
+    /// Encodes `postings` (sorted by doc, distinct, 1 to [`BLOCK_SIZE`] of them).
+    pub fn encode(postings: &[Posting]) -> Block {
+        debug_assert!(!postings.is_empty() && postings.len() <= BLOCK_SIZE);
+        debug_assert!(postings.windows(2).all(|w| w[0].doc < w[1].doc));
+        let mut data = Vec::with_capacity(postings.len() * 5);
+        let mut buf = [0u8; 10];
+        let mut prev = 0i64;
+        for p in postings {
+            for v in [(p.doc - prev) as u64, u64::from(p.tf), u64::from(p.doc_len)] {
+                let len = v.encode_var(&mut buf);
+                data.extend_from_slice(&buf[..len]);
+            }
+            prev = p.doc;
+        }
+        Block {
+            last_doc: postings.last().map_or(0, |p| p.doc),
+            n: postings.len() as u32,
+            max_tf: postings.iter().map(|p| p.tf).max().unwrap_or(0),
+            min_len: postings.iter().map(|p| p.doc_len).min().unwrap_or(0),
+            data,
+        }
+    }
+
+    /// The block's postings; an error names what is wrong with the blob.
+    pub fn decode(&self) -> anyhow::Result<Vec<Posting>> {
+        decode(&self.data, self.n as usize)
+    }
+}
+
+/// Decodes `n` postings from a block's blob, which must hold exactly them.
+pub fn decode(data: &[u8], n: usize) -> anyhow::Result<Vec<Posting>> {
+    let mut out = Vec::with_capacity(n);
+    let mut at = 0usize;
+    let mut doc = 0i64;
+    let mut next = |what: &str, i: usize| -> anyhow::Result<u64> {
+        let (v, len) = u64::decode_var(&data[at..])
+            .with_context(|| format!("block blob ends inside posting {i}'s {what} (byte {at} of {})", data.len()))?;
+        at += len;
+        Ok(v)
+    };
+    for i in 0..n {
+        let delta = next("doc delta", i)?;
+        let tf = next("tf", i)?;
+        let len = next("doc_len", i)?;
+        anyhow::ensure!(delta >= 1, "posting {i}: doc delta {delta} (doc ids start at 1 and increase)");
+        doc = doc.checked_add(i64::try_from(delta)?).context("doc id overflows")?;
+        out.push(Posting {
+            doc,
+            tf: u32::try_from(tf).with_context(|| format!("posting {i}: tf {tf} is out of range"))?,
+            doc_len: u32::try_from(len).with_context(|| format!("posting {i}: doc_len {len} is out of range"))?,
+        });
+    }
+    anyhow::ensure!(at == data.len(), "block blob has {} bytes after its {n} postings", data.len() - at);
+    Ok(out)
+}
+
+/// `postings` (sorted by doc) cut into blocks of [`BLOCK_SIZE`].
+pub fn chunk(postings: &[Posting]) -> impl Iterator<Item = Block> + '_ {
+    postings.chunks(BLOCK_SIZE).map(Block::encode)
+}
+
+/// The id and document frequency of `term`, or `None` for an unknown term.
+pub(crate) fn term_id_df(conn: &Connection, term: &str) -> anyhow::Result<Option<(i64, u64)>> {
+    Ok(conn
+        .prepare_cached("SELECT term_id, df FROM terms WHERE term = ?1")?
+        .query_row([term], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, u64>(1)?)))
+        .optional()?)
+}
+
+/// Every block of `term_id`, in doc order (one range scan).
+pub(crate) fn term_blocks(conn: &Connection, term_id: i64) -> anyhow::Result<Vec<Block>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT last_doc, n, max_tf, min_len, data FROM posting_blocks WHERE term_id = ?1 ORDER BY last_doc",
+    )?;
+    let rows = stmt.query_map([term_id], block_row)?;
+    Ok(rows.collect::<Result<Vec<_>, _>>()?)
+}
+
+fn block_row(r: &rusqlite::Row) -> rusqlite::Result<Block> {
+    Ok(Block { last_doc: r.get(0)?, n: r.get(1)?, max_tf: r.get(2)?, min_len: r.get(3)?, data: r.get(4)? })
+}
+
+/// Every block of `term_id` decoded, in doc order.
+pub(crate) fn term_postings(conn: &Connection, term_id: i64) -> anyhow::Result<Vec<Posting>> {
+    let mut out = Vec::new();
+    for b in term_blocks(conn, term_id)? {
+        out.extend(b.decode().with_context(|| format!("term {term_id}, block ending at doc {}", b.last_doc))?);
+    }
+    Ok(out)
+}
+
+pub(crate) fn insert_block(conn: &Connection, term_id: i64, b: &Block) -> anyhow::Result<()> {
+    conn.prepare_cached(
+        "INSERT INTO posting_blocks (term_id, last_doc, n, max_tf, min_len, data) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?
+    .execute(params![term_id, b.last_doc, b.n, b.max_tf, b.min_len, b.data])?;
+    Ok(())
+}
+
+fn delete_block(conn: &Connection, term_id: i64, last_doc: i64) -> anyhow::Result<()> {
+    conn.prepare_cached("DELETE FROM posting_blocks WHERE term_id = ?1 AND last_doc = ?2")?
+        .execute(params![term_id, last_doc])?;
+    Ok(())
+}
+
+/// Adds `new` (sorted by doc, distinct) to the postings of `term_id`.
+///
+/// New papers get the highest doc ids, so `new` usually lies past the term's
+/// last block: that block, when not full, is rewritten with the first new
+/// postings and the rest become new blocks. Blocks that overlap `new` (a doc
+/// id below the term's last one) are decoded, merged and rewritten too.
+pub(crate) fn add_postings(conn: &Connection, term_id: i64, new: &[Posting]) -> anyhow::Result<()> {
+    let Some(first) = new.first() else { return Ok(()) };
+    let mut tail: Vec<Block> = {
+        let mut stmt = conn.prepare_cached(
+            "SELECT last_doc, n, max_tf, min_len, data FROM posting_blocks
+             WHERE term_id = ?1 AND last_doc >= ?2 ORDER BY last_doc",
+        )?;
+        stmt.query_map(params![term_id, first.doc], block_row)?.collect::<Result<_, _>>()?
+    };
+    if tail.is_empty() {
+        let last = conn
+            .prepare_cached(
+                "SELECT last_doc, n, max_tf, min_len, data FROM posting_blocks
+                 WHERE term_id = ?1 ORDER BY last_doc DESC LIMIT 1",
+            )?
+            .query_row([term_id], block_row)
+            .optional()?;
+        tail.extend(last.filter(|b| (b.n as usize) < BLOCK_SIZE));
+    }
+    if tail.is_empty() {
+        for b in chunk(new) {
+            insert_block(conn, term_id, &b)?;
+        }
+        return Ok(());
+    }
+    let mut merged = Vec::with_capacity(tail.len() * BLOCK_SIZE + new.len());
+    for b in &tail {
+        merged.extend(b.decode().with_context(|| format!("index damaged: term {term_id}, block {}", b.last_doc))?);
+        delete_block(conn, term_id, b.last_doc)?;
+    }
+    merged.extend_from_slice(new);
+    merged.sort_by_key(|p| p.doc);
+    if let Some(w) = merged.windows(2).find(|w| w[0].doc == w[1].doc) {
+        anyhow::bail!("index damaged: term {term_id} would hold doc {} twice", w[0].doc);
+    }
+    for b in chunk(&merged) {
+        insert_block(conn, term_id, &b)?;
+    }
+    Ok(())
+}
+
+/// Removes the posting of `doc` from `term_id`'s blocks (rewriting the block
+/// that held it); returns whether there was one.
+pub(crate) fn remove_posting(conn: &Connection, term_id: i64, doc: i64) -> anyhow::Result<bool> {
+    let block = conn
+        .prepare_cached(
+            "SELECT last_doc, n, max_tf, min_len, data FROM posting_blocks
+             WHERE term_id = ?1 AND last_doc >= ?2 ORDER BY last_doc LIMIT 1",
+        )?
+        .query_row(params![term_id, doc], block_row)
+        .optional()?;
+    let Some(block) = block else { return Ok(false) };
+    let mut postings =
+        block.decode().with_context(|| format!("index damaged: term {term_id}, block {}", block.last_doc))?;
+    let Ok(at) = postings.binary_search_by_key(&doc, |p| p.doc) else { return Ok(false) };
+    postings.remove(at);
+    delete_block(conn, term_id, block.last_doc)?;
+    if !postings.is_empty() {
+        insert_block(conn, term_id, &Block::encode(&postings))?;
+    }
+    Ok(true)
+}
+
+/// The number of postings stored (the sum of the blocks' `n`).
+pub(crate) fn count_postings(conn: &Connection) -> rusqlite::Result<i64> {
+    conn.query_row("SELECT coalesce(sum(n), 0) FROM posting_blocks", [], |r| r.get(0))
+}
+
+/// Rewrites the schema-7 `postings` table (one row per posting) as blocks,
+/// then drops it: the Rust half of migration 008.
+pub(crate) fn convert_row_postings(conn: &Connection) -> anyhow::Result<()> {
+    {
+        let mut stmt = conn.prepare("SELECT term_id, doc, tf, doc_len FROM postings ORDER BY term_id, doc")?;
+        let mut rows = stmt.query([])?;
+        let mut term: Option<i64> = None;
+        let mut held: Vec<Posting> = Vec::with_capacity(BLOCK_SIZE);
+        while let Some(r) = rows.next()? {
+            let (term_id, p): (i64, Posting) =
+                (r.get(0)?, Posting { doc: r.get(1)?, tf: r.get(2)?, doc_len: r.get(3)? });
+            if term != Some(term_id) || held.len() == BLOCK_SIZE {
+                if let (Some(t), false) = (term, held.is_empty()) {
+                    insert_block(conn, t, &Block::encode(&held))?;
+                }
+                held.clear();
+                term = Some(term_id);
+            }
+            held.push(p);
+        }
+        if let (Some(t), false) = (term, held.is_empty()) {
+            insert_block(conn, t, &Block::encode(&held))?;
+        }
+    }
+    conn.execute_batch("DROP TABLE postings")?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn postings(docs: impl IntoIterator<Item = i64>) -> Vec<Posting> {
+        docs.into_iter().map(|d| Posting { doc: d, tf: (d % 7 + 1) as u32, doc_len: (d % 300 + 3) as u32 }).collect()
+    }
+
+    #[test]
+    fn a_block_is_laid_out_as_documented() {
+        // docs 5 and 300, tf 2 and 1, lengths 7 and 130: varints 5 2 7, 295 1 130.
+        let b = Block::encode(&[Posting { doc: 5, tf: 2, doc_len: 7 }, Posting { doc: 300, tf: 1, doc_len: 130 }]);
+        assert_eq!(b.data, [5, 2, 7, 0xa7, 0x02, 1, 0x82, 0x01]);
+        assert_eq!((b.last_doc, b.n, b.max_tf, b.min_len), (300, 2, 2, 7));
+    }
+
+    #[test]
+    fn blocks_are_cut_at_128() {
+        for (count, sizes) in [(1usize, vec![1u32]), (128, vec![128]), (129, vec![128, 1]), (257, vec![128, 128, 1])] {
+            let p = postings(1..=count as i64);
+            let blocks: Vec<Block> = chunk(&p).collect();
+            assert_eq!(blocks.iter().map(|b| b.n).collect::<Vec<_>>(), sizes, "{count}");
+            let back: Vec<Posting> = blocks.iter().flat_map(|b| b.decode().unwrap()).collect();
+            assert_eq!(back, p);
+            assert_eq!(blocks.last().unwrap().last_doc, count as i64);
+        }
+    }
+
+    #[test]
+    fn a_damaged_blob_is_an_error_not_a_panic() {
+        let b = Block::encode(&postings([3, 9, 1_000_000]));
+        assert!(decode(&b.data[..b.data.len() - 1], 3).is_err(), "truncated");
+        assert!(decode(&b.data, 4).is_err(), "n too large");
+        assert!(decode(&b.data, 2).is_err(), "bytes left over");
+        assert!(decode(&[0x80; 12], 1).is_err(), "a varint that never ends");
+        assert!(decode(&[0, 1, 1], 1).is_err(), "doc 0");
+    }
+
+    proptest! {
+        #[test]
+        fn blocks_round_trip(mut docs in proptest::collection::btree_set(1i64..5_000_000, 1..400),
+                             tfs in proptest::collection::vec(1u32..100_000, 400),
+                             lens in proptest::collection::vec(0u32..u32::MAX, 400)) {
+            let p: Vec<Posting> = std::mem::take(&mut docs).into_iter().enumerate()
+                .map(|(i, doc)| Posting { doc, tf: tfs[i], doc_len: lens[i] }).collect();
+            let blocks: Vec<Block> = chunk(&p).collect();
+            prop_assert!(blocks.iter().all(|b| b.n as usize <= BLOCK_SIZE));
+            for b in &blocks {
+                let d = b.decode().unwrap();
+                prop_assert_eq!(b.max_tf, d.iter().map(|p| p.tf).max().unwrap());
+                prop_assert_eq!(b.min_len, d.iter().map(|p| p.doc_len).min().unwrap());
+                prop_assert_eq!(b.last_doc, d.last().unwrap().doc);
+            }
+            let back: Vec<Posting> = blocks.iter().flat_map(|b| b.decode().unwrap()).collect();
+            prop_assert_eq!(back, p);
+        }
+    }
+}
