@@ -100,7 +100,7 @@ impl TermWeight {
 }
 
 /// Query tokens with their multiplicity, in first-occurrence order.
-pub(crate) fn query_terms(analyzer: Analyzer, query: &str) -> Vec<(String, u32)> {
+pub fn query_terms(analyzer: Analyzer, query: &str) -> Vec<(String, u32)> {
     let mut order: Vec<(String, u32)> = Vec::new();
     let mut pos: HashMap<String, usize> = HashMap::new();
     for tok in analyzer.tokenize(query) {

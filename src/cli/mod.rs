@@ -8,6 +8,7 @@ mod export;
 mod fetch;
 mod marks;
 mod mcp;
+mod postings;
 mod search;
 mod serve;
 
@@ -17,6 +18,7 @@ pub use export::*;
 pub use fetch::*;
 pub use marks::*;
 pub use mcp::*;
+pub use postings::*;
 pub use search::*;
 pub use serve::*;
 
@@ -66,6 +68,8 @@ pub enum Command {
     Run(RunArgs),
     /// Verify the index: SQLite integrity and litindex's own invariants
     Check(CheckArgs),
+    /// Show a term's postings blocks and the postings they hold
+    Postings(PostingsArgs),
     /// Write a synthetic corpus (Paper JSON Lines) to stdout
     Gen(GenArgs),
     /// Build and query an index from a corpus, timing everything (optionally against FTS5)

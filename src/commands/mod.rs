@@ -20,6 +20,7 @@ mod marks;
 mod mcp;
 mod neighbors;
 mod paper;
+mod postings;
 mod related;
 mod run;
 mod search;
@@ -100,6 +101,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Eval(args) => eval::run(&args, &open_for_reading(&db)?, out),
         Command::Run(args) => run::run(&args, &open_for_reading(&db)?, out),
         Command::Check(args) => check::run(&args, &open_for_reading(&db)?, out),
+        Command::Postings(args) => postings::run(&args, &open_for_reading(&db)?, out),
         Command::Gen(args) => synth::run(&args, out),
         Command::Bench(args) => bench::run(&args, out),
         Command::Embed(args) => embed::run(&args, db.path(), out),

@@ -33,7 +33,6 @@ pub mod query;
 pub mod rank;
 pub mod request;
 
-pub(crate) use crate::candidate::positive;
 pub use crate::candidate::{Candidate, DocScores, top_k};
 pub use feedback::{Feedback, FeedbackParams, FeedbackPart};
 pub use filter::{Filter, YearRange};

@@ -241,6 +241,51 @@ pub(crate) fn convert_row_postings(conn: &Connection) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// A term's blocks as `litindex postings` shows them.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct TermBlocks {
+    pub term: String,
+    pub df: u64,
+    pub blocks: Vec<BlockInfo>,
+    /// Every posting, in doc order.
+    pub postings: Vec<Posting>,
+}
+
+/// One block's metadata and size.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct BlockInfo {
+    pub last_doc: i64,
+    pub n: u32,
+    pub max_tf: u32,
+    pub min_len: u32,
+    /// The length of its `data` blob.
+    pub bytes: usize,
+}
+
+impl super::Store {
+    /// The blocks and decoded postings of `term` (an indexed term, as the
+    /// analyzer wrote it), or `None` when it is not indexed.
+    pub fn term_blocks(&self, term: &str) -> anyhow::Result<Option<TermBlocks>> {
+        let Some((term_id, df)) = term_id_df(&self.conn, term)? else { return Ok(None) };
+        let blocks = term_blocks(&self.conn, term_id)?;
+        let mut postings = Vec::new();
+        for b in &blocks {
+            postings.extend(b.decode().with_context(|| format!("term `{term}`: block ending at doc {}", b.last_doc))?);
+        }
+        let blocks = blocks
+            .iter()
+            .map(|b| BlockInfo {
+                last_doc: b.last_doc,
+                n: b.n,
+                max_tf: b.max_tf,
+                min_len: b.min_len,
+                bytes: b.data.len(),
+            })
+            .collect();
+        Ok(Some(TermBlocks { term: term.to_string(), df, blocks, postings }))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

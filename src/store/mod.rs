@@ -44,6 +44,7 @@ pub mod write;
 pub mod writer;
 
 pub use block_max::DecodeCount;
+pub use blocks::{BlockInfo, TermBlocks};
 pub use check::{CheckReport, InvariantResult};
 pub(crate) use create::{create_index, create_new_index};
 pub(crate) use explain::explain;

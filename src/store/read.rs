@@ -54,7 +54,7 @@ pub struct PaperRow {
 
 /// One posting of a term: the paper (by its integer doc id), the term
 /// frequency, and the paper's length.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Posting {
     pub doc: i64,
     pub tf: u32,

@@ -47,7 +47,6 @@ fn dump(db: &Path) -> String {
         "SELECT alias, paper_id, kind FROM aliases ORDER BY alias",
         "SELECT citing, cited FROM edges ORDER BY citing, cited",
         "SELECT term, df FROM terms ORDER BY term",
-        "SELECT t.term, p.id, x.tf FROM postings x JOIN terms t USING (term_id) JOIN papers p USING (doc) ORDER BY 1, 2",
         "SELECT num_docs, total_len, avgdl, min_year, max_year, analyzer, k1, b FROM index_meta",
         "SELECT source, source_id, paper_id, format, title_key, data FROM records ORDER BY source, source_id",
         "SELECT paper_id, field, kept, kept_source, other, other_source FROM disagreements ORDER BY 1, 2, 3, 4, 5, 6",
@@ -68,6 +67,23 @@ fn dump(db: &Path) -> String {
         out.push('\n');
         for row in rows {
             out.push_str(&row.unwrap());
+            out.push('\n');
+        }
+    }
+    // The postings, decoded from their blocks (how they are cut into blocks
+    // may differ between a build and increments: the content may not).
+    out.push_str("postings: term|paper|tf|doc_len\n");
+    let terms: Vec<String> =
+        conn.prepare("SELECT term FROM terms ORDER BY term").unwrap().query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect();
+    for term in terms {
+        let (_, postings) = store.postings(&term).unwrap().unwrap();
+        let mut rows: Vec<String> = postings
+            .iter()
+            .map(|p| format!("{term}|{}|{}|{}", store.paper_by_doc(p.doc).unwrap().id, p.tf, p.doc_len))
+            .collect();
+        rows.sort();
+        for row in rows {
+            out.push_str(&row);
             out.push('\n');
         }
     }

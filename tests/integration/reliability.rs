@@ -252,15 +252,14 @@ fn check_passes_on_fresh_indexes_and_names_damage_done_behind_our_back() {
     ok(&run(&all, &args));
     assert_check_passes(&all);
 
-    // One posting row deleted with sqlite3 (or, without it, the same SQL through rusqlite).
-    let sql = "DELETE FROM postings WHERE term_id = (SELECT term_id FROM terms WHERE term = 'sparse') \
-               AND doc = (SELECT doc FROM papers WHERE id = 'p018')";
+    // The postings block of one term deleted with sqlite3 (or, without it, the same SQL through rusqlite).
+    let sql = "DELETE FROM posting_blocks WHERE term_id = (SELECT term_id FROM terms WHERE term = 'sparse')";
     let by_cli = Command::new("sqlite3").arg(&db).arg(sql).status().map(|s| s.success()).unwrap_or(false);
     if !by_cli {
         rusqlite::Connection::open(&db).unwrap().execute(sql, []).unwrap();
     }
     let o = run(&db, &["check"]);
-    let line = one_line_error(&o, &["check failed", "df: term \"sparse\"", "doc-len: paper \"p018\""]);
+    let line = one_line_error(&o, &["check failed", "df: term \"sparse\": df 14, 0 postings", "doc-len: paper \"p001\""]);
     assert!(line.contains("2 of"), "{line}");
     assert!(stdout(&o).contains("FAIL  df") && stdout(&o).contains("check FAILED"), "{}", stdout(&o));
     let o = run(&db, &["check", "--format", "json"]);

@@ -20,6 +20,7 @@ mod build;
 mod completions;
 mod databases;
 mod paper_neighbors;
+mod postings;
 mod search;
 mod stats;
 mod stdout;
