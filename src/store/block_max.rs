@@ -13,6 +13,13 @@
 //! no paper in it or in any later interval can reach the cut (papers tied at
 //! the cut are still scored, so all of them are returned).
 //!
+//! Inside an interval, MaxScore: the terms whose bounds, smallest first, sum
+//! strictly below the threshold are not essential: a paper holding none of
+//! the others cannot reach the cut. Only the essential terms' blocks are
+//! merged for candidates; a candidate whose known part plus the other terms'
+//! bounds is below the threshold is dropped, else the other terms' blocks
+//! are decoded (once) and looked up for it.
+//!
 //! **Exact scores.** A paper's score is `0.0 + s₁ + s₂ + …` over the query
 //! terms it holds in the order of `terms`, as in [`Store::bm25_all`], so the
 //! same f64. The bound of a block is `score(max_tf, min_len)·(1 + 1e-9)`: in
@@ -175,14 +182,39 @@ pub(crate) fn top_k(
     let mut top = TopK { k, best: BinaryHeap::with_capacity(k + 1), kept: Vec::new() };
     let mut pos = vec![0usize; t];
     let mut slices: Vec<(usize, usize)> = vec![(0, 0); t];
+    let mut essential = vec![false; t];
+    let mut by_bound: Vec<usize> = Vec::with_capacity(t);
+    let mut parts = vec![0.0f64; t];
     for (bound, j) in order {
-        if bound < top.threshold() {
+        let threshold = top.threshold();
+        if bound < threshold {
             break;
         }
         let (lo, hi) = (if j == 0 { i64::MIN } else { ends[j - 1] }, ends[j]);
+        let block_of = |i: usize| cover[j * t + i];
+        // MaxScore inside the interval: the terms whose bounds, smallest
+        // first, sum below the threshold cannot lift a paper to the cut on
+        // their own, so only papers holding one of the other (essential)
+        // terms are candidates; the rest are looked up per candidate.
+        by_bound.clear();
+        by_bound.extend((0..t).filter(|&i| block_of(i) != NONE));
+        by_bound.sort_unstable_by(|&a, &b| {
+            lists[a].bounds[block_of(a) as usize].total_cmp(&lists[b].bounds[block_of(b) as usize])
+        });
+        let mut sum = 0.0;
+        let mut rest_bound = 0.0;
+        essential.iter_mut().for_each(|e| *e = false);
+        for &i in &by_bound {
+            let b = lists[i].bounds[block_of(i) as usize];
+            sum += b;
+            essential[i] = sum >= threshold;
+            if !essential[i] {
+                rest_bound += b;
+            }
+        }
         for (i, l) in lists.iter_mut().enumerate() {
-            let b = cover[j * t + i];
-            slices[i] = if b == NONE {
+            let b = block_of(i);
+            slices[i] = if b == NONE || !essential[i] {
                 (0, 0)
             } else {
                 let p = l.postings(b as usize, &mut count)?;
@@ -190,27 +222,43 @@ pub(crate) fn top_k(
             };
             pos[i] = slices[i].0;
         }
-        // Merge the terms' postings of the interval by doc, summing in term order.
+        // Merge the essential terms' postings of the interval by doc.
         loop {
             let mut doc = i64::MAX;
             for (i, l) in lists.iter().enumerate() {
                 if pos[i] < slices[i].1 {
-                    doc = doc.min(cached(l, cover[j * t + i])[pos[i]].doc);
+                    doc = doc.min(cached(l, block_of(i))[pos[i]].doc);
                 }
             }
             if doc == i64::MAX {
                 break;
             }
-            let mut score = 0.0;
             for (i, l) in lists.iter().enumerate() {
+                parts[i] = 0.0;
                 if pos[i] < slices[i].1 {
-                    let p = cached(l, cover[j * t + i])[pos[i]];
+                    let p = cached(l, block_of(i))[pos[i]];
                     if p.doc == doc {
-                        score += l.weight.score(p.tf, p.doc_len);
+                        parts[i] = l.weight.score(p.tf, p.doc_len);
                         pos[i] += 1;
                     }
                 }
             }
+            let known: f64 = parts.iter().sum();
+            if (known + rest_bound) * BOUND_SLACK < top.threshold() {
+                continue;
+            }
+            for i in 0..t {
+                if !essential[i] && block_of(i) != NONE {
+                    let weight = lists[i].weight;
+                    let p = lists[i].postings(block_of(i) as usize, &mut count)?;
+                    if let Ok(at) = p.binary_search_by_key(&doc, |p| p.doc) {
+                        parts[i] = weight.score(p[at].tf, p[at].doc_len);
+                    }
+                }
+            }
+            // In term order, 0.0 for a term the paper lacks (x + 0.0 = x):
+            // the f64 `bm25_all` gives.
+            let score = parts.iter().fold(0.0, |acc, x| acc + x);
             top.offer(doc, score);
         }
     }

@@ -159,3 +159,22 @@ fn empty_queries_and_k_zero_return_nothing() {
     assert!(store.bm25_top_k(&[("zz".to_string(), 1)], 3).unwrap().is_empty());
     assert!(store.bm25_scores_of(&[("a".to_string(), 1)], &[]).unwrap().is_empty());
 }
+
+#[test]
+fn a_rare_term_spares_the_blocks_of_a_common_one() {
+    // "c" in all 2,000 papers, "r" in 5 of them 400 apart (docs 101, 501, …).
+    // Until three "r" papers are scored (doc 901) the threshold is below the
+    // bound of "c" alone, so its first 8 blocks are decoded; after that "c" is
+    // not essential and only its 2 blocks holding the last "r" papers are.
+    // Without that, all 2,005 postings would be.
+    let docs: Vec<(String, String)> = (0..2000)
+        .map(|i| (format!("p{i}"), if i % 400 == 100 { "r c w".to_string() } else { "c w w".to_string() }))
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&build(dir.path(), &docs)).unwrap();
+    let terms = [("r".to_string(), 1), ("c".to_string(), 1)];
+    let (top, count) = store.bm25_top_k_counted(&terms, 3).unwrap();
+    assert_eq!(top.len(), 5, "the five papers with both terms tie");
+    assert_eq!(count.total, 2005);
+    assert!(count.decoded <= 5 + 10 * 128, "{count:?}");
+}

@@ -73,8 +73,13 @@ fn dump(db: &Path) -> String {
     // The postings, decoded from their blocks (how they are cut into blocks
     // may differ between a build and increments: the content may not).
     out.push_str("postings: term|paper|tf|doc_len\n");
-    let terms: Vec<String> =
-        conn.prepare("SELECT term FROM terms ORDER BY term").unwrap().query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect();
+    let terms: Vec<String> = conn
+        .prepare("SELECT term FROM terms ORDER BY term")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
     for term in terms {
         let (_, postings) = store.postings(&term).unwrap().unwrap();
         let mut rows: Vec<String> = postings

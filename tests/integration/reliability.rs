@@ -259,7 +259,8 @@ fn check_passes_on_fresh_indexes_and_names_damage_done_behind_our_back() {
         rusqlite::Connection::open(&db).unwrap().execute(sql, []).unwrap();
     }
     let o = run(&db, &["check"]);
-    let line = one_line_error(&o, &["check failed", "df: term \"sparse\": df 14, 0 postings", "doc-len: paper \"p001\""]);
+    let line =
+        one_line_error(&o, &["check failed", "df: term \"sparse\": df 14, 0 postings", "doc-len: paper \"p001\""]);
     assert!(line.contains("2 of"), "{line}");
     assert!(stdout(&o).contains("FAIL  df") && stdout(&o).contains("check FAILED"), "{}", stdout(&o));
     let o = run(&db, &["check", "--format", "json"]);

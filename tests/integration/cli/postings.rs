@@ -23,7 +23,10 @@ fn postings_lists_a_terms_blocks_and_papers() {
     let ids: Vec<&str> = postings.iter().map(|p| p["paper_id"].as_str().unwrap()).collect();
     assert!(ids.contains(&"p018"), "{ids:?}");
     // The search's BM25 hits for the word are exactly these papers.
-    let s = json(&run_db(&db, &["search", "sparse", "--hops", "0", "--top-k", "100", "--limit", "100", "--format", "json"]));
+    let s = json(&run_db(
+        &db,
+        &["search", "sparse", "--hops", "0", "--top-k", "100", "--limit", "100", "--format", "json"],
+    ));
     let mut hits: Vec<&str> = s["ranked"].as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap()).collect();
     let mut want = ids.clone();
     hits.sort_unstable();
