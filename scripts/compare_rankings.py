@@ -13,7 +13,9 @@ and answers every query of each the same way:
            under each flag set: hit_count, average_score, top_score and every
            field of every hit shown
 Numbers are equal when |old - new| <= 1e-9 (absolute); strings, ids, ranks,
-counts and nulls must be equal exactly. wall_time_ms is not compared. Prints
+counts and nulls must be equal exactly (a search that fails must fail with the
+same exit code and message). wall_time_ms is not compared. COMPARE_ONLY=NAME
+runs only the indexes whose name contains NAME. Prints
 one summary line per (collection, flags, command) and exits 1 on any mismatch.
 """
 import gzip
@@ -119,7 +121,13 @@ def run_lines(exe, db, queries, flags):
 
 
 def search_json(exe, db, text, flags):
-    return json.loads(sh([exe, "--db", db, "search", "--format", "json", "--limit", "100", *flags, "--", text]))
+    """The search's JSON, or its exit code and error (a query the query
+    language cannot read, such as an unclosed quote, must fail alike)."""
+    cmd = [exe, "--db", db, "search", "--format", "json", "--limit", "100", *flags, "--", text]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        return {"exit": r.returncode, "stderr": r.stderr}
+    return json.loads(r.stdout)
 
 
 def main():
@@ -134,7 +142,9 @@ def main():
             cases.append((name.removesuffix(".db"), name, os.path.join(data, coll, "queries.jsonl"), label, ["run", "search"]))
     total = failed = 0
     overall = Diff()
-    for coll, name, qfile, label, commands in cases:
+    # COMPARE_ONLY=NAME: only the cases whose index name contains NAME (to rerun a part).
+    only = os.environ.get("COMPARE_ONLY", "")
+    for coll, name, qfile, label, commands in (c for c in cases if only in c[1]):
         queries = read_queries(qfile)
         flags = FLAGS[label]
         for command in commands:
