@@ -11,8 +11,10 @@
 //! percentiles are nearest-rank over the per-query times, QPS is queries over
 //! the total time):
 //!
-//! * `bm25_top10`: [`Store::bm25_top_k`] (k = 10, block-max pruned) plus a top-10 selection of its
-//!   answer ([`top_k`]: by score, ties by doc);
+//! * `bm25_top10`: the query's terms ([`query_terms`]), [`Store::bm25_top_k`]
+//!   for 10 and the top-10 selection of what it returns ([`top_k`]: by score,
+//!   ties by doc); `bm25_matches_mean`, the papers matching a term, is counted
+//!   untimed ([`bm25_scores`]);
 //! * `search`: the full two-pass [`search`] with default parameters;
 //! * `expand2_cte` / `expand2_bfs`: the 2-hop walk, both directions, from the
 //!   ids of the top-10 BM25 papers, as one recursive CTE ([`expand_cte`]) and
@@ -307,9 +309,9 @@ pub(crate) fn build_litindex(corpus: &Path, db: &Path, analyzer: Analyzer) -> an
 /// Times litindex's query paths over an existing index.
 pub(crate) fn query_litindex(db: &Path, queries: &[String], exe: Option<&Path>) -> anyhow::Result<QueryFigures> {
     let store = Store::open(db)?;
-    let (bm25_times, tops) = time_queries(queries, |_, q| {
-        Ok(top_k(store.bm25_top_k(&query_terms(store.meta()?.analyzer()?, q), TOP)?, TOP))
-    })?;
+    let analyzer = store.meta()?.analyzer()?;
+    let (bm25_times, tops) =
+        time_queries(queries, |_, q| Ok(top_k(store.bm25_top_k(&query_terms(analyzer, q), TOP)?, TOP)))?;
     let matches: Vec<usize> =
         queries.iter().map(|q| Ok(bm25_scores(&store, q)?.len())).collect::<anyhow::Result<_>>()?;
     // As `litindex search` runs it: details read for the hits it prints.

@@ -139,14 +139,19 @@ fn related_in(store: &Store, seeds: &[String], method: Method, limit: usize) -> 
         }
     }
     let seed_docs: Vec<i64> = store.docs_and_years(seeds)?.values().map(|&(doc, _)| doc).collect();
-    let (terms, text, vectors) =
-        if method.uses_text() { text_scores(store, seeds, &seed_docs)? } else { Default::default() };
+    let graph_docs = store.docs_and_years(sharing.keys())?;
+    let (terms, text, vectors) = if method.uses_text() {
+        let graph: Vec<i64> = graph_docs.values().map(|&(doc, _)| doc).collect();
+        text_scores(store, seeds, &seed_docs, &graph, limit)?
+    } else {
+        Default::default()
+    };
     let seed_docs: HashSet<i64> = seed_docs.into_iter().collect();
     let cosines = vectors.as_ref().map(|(_, c)| c);
     // The candidates by doc id: graph ones (indexed papers only) with their
     // ids, text ones whose ids are read only if shown.
     let mut candidates: BTreeMap<i64, Option<String>> = BTreeMap::new();
-    for (id, (doc, _)) in store.docs_and_years(sharing.keys())? {
+    for (id, (doc, _)) in graph_docs {
         candidates.insert(doc, Some(id));
     }
     for &doc in text.keys().chain(cosines.into_iter().flat_map(|c| c.keys())) {
@@ -213,12 +218,21 @@ fn related_in(store: &Store, seeds: &[String], method: Method, limit: usize) -> 
 /// Every paper's cosine with the seeds (by doc id), and the model's name.
 type Cosines = Option<(String, HashMap<i64, f64>)>;
 
-/// The more-like-this query's terms, every matching paper's BM25 for it, and
-/// the cosines when the index holds vectors.
+/// The more-like-this query's terms, the BM25 for it of the papers that can
+/// rank, and the cosines when the index holds vectors. With vectors every
+/// paper can rank (its cosine may lift it), so every matching paper is
+/// scored; without, a paper ranks by its text part (plus, for `both`, a
+/// graph part only the `graph` candidates have), so the best
+/// `limit + seeds` by BM25 and the graph candidates' scores decide the
+/// first `limit` exactly: any other paper scores below `limit` non-seed
+/// papers of that top, and the best non-seed text score, the norm's
+/// divisor, is in it.
 fn text_scores(
     store: &Store,
     seeds: &[String],
     seed_docs: &[i64],
+    graph: &[i64],
+    limit: usize,
 ) -> anyhow::Result<(Vec<String>, HashMap<i64, f64>, Cosines)> {
     let meta = store.meta()?;
     let analyzer = meta.analyzer()?;
@@ -231,8 +245,16 @@ fn text_scores(
     }
     let terms = more_like_this_terms(store, analyzer, &text, meta.num_docs)?;
     let query: Vec<(String, u32)> = terms.iter().map(|t| (t.clone(), 1)).collect();
-    let scores = bm25_term_scores(store, &query)?;
-    Ok((terms, scores.into_iter().collect(), vector_cosines(store, seed_docs)?))
+    let cosines = vector_cosines(store, seed_docs)?;
+    let scores: HashMap<i64, f64> = if cosines.is_some() {
+        bm25_term_scores(store, &query)?.into_iter().collect()
+    } else {
+        let k = limit.max(1).saturating_add(seed_docs.len());
+        let mut scores: HashMap<i64, f64> = store.bm25_scores_of(&query, graph)?.into_iter().collect();
+        scores.extend(store.bm25_top_k(&query, k)?.into_iter().map(|c| (c.doc, c.score)));
+        scores
+    };
+    Ok((terms, scores, cosines))
 }
 
 /// The cosine of every stored vector with the normalised mean of the seeds'

@@ -4,7 +4,8 @@
 //! **BM25** (`--mode bm25`, the default): every paper matching a query term
 //! gets `Σ over the query's terms of BM25(term, paper)` ([`bm25_scores`]);
 //! the list is the papers with a positive score, best first, equal scores
-//! by paper id.
+//! by paper id. Only the list's papers are scored when nothing needs every
+//! score ([`super::lexical`]).
 //!
 //! **Semantic first stages** (`--mode dense|hybrid`, [`SemanticParams`]):
 //!
@@ -25,9 +26,10 @@
 //! `dense_score` its cosine. Ties in a semantic list go by doc id.
 
 use super::filter::Gate;
+use super::lexical::Lexical;
 use super::request::{Fusion, Mode, RRF_K, SearchRequest, SemanticParams};
 use crate::bm25::query_terms;
-use crate::candidate::{Candidate, DocScores, positive, top_k};
+use crate::candidate::{Candidate, DocScores, top_k};
 use crate::embed::SemanticIndex;
 use crate::store::Store;
 
@@ -72,14 +74,14 @@ enum Outside {
 
 impl FirstStage {
     /// The first stage `request` asks for, `depth` papers deep (at least,
-    /// when there are that many). `bm25` holds every paper's BM25 score; a
+    /// when there are that many). `bm25` gives the papers' BM25 scores; a
     /// dense or hybrid stage needs the loaded `semantic` index. Only papers
     /// through `gate` (the request's filter) are listed; a filtered query
     /// without free text lists the newest papers that pass, in any mode.
     pub fn run(
         store: &Store,
         request: &SearchRequest,
-        bm25: &DocScores,
+        bm25: &Lexical,
         semantic: Option<&SemanticIndex>,
         depth: usize,
         gate: &mut Gate,
@@ -128,22 +130,13 @@ impl FirstStage {
 }
 
 /// The `k` best papers with a positive BM25 score, best first, equal scores
-/// by paper id (not doc id: the order a reader sees). [`top_k`] finds the
-/// k-th best score; the ids are read for every paper scoring at least that,
-/// not for every match. With a filter, of the papers through `gate`.
-fn bm25_list(store: &Store, scores: &DocScores, k: usize, gate: &mut Gate) -> anyhow::Result<Vec<(String, Candidate)>> {
+/// by paper id (not doc id: the order a reader sees). The ids are read for
+/// every paper scoring at least the `k`-th best ([`Lexical::top`]), not for
+/// every match. With a filter, of the papers through `gate`.
+fn bm25_list(store: &Store, bm25: &Lexical, k: usize, gate: &mut Gate) -> anyhow::Result<Vec<(String, Candidate)>> {
     let mut top: Vec<(String, Candidate)> = Vec::new();
-    if gate.is_open() {
-        let Some(cut) = top_k(positive(scores), k).last().map(|c| c.score) else {
-            return Ok(Vec::new());
-        };
-        for c in positive(scores).filter(|c| c.score >= cut) {
-            top.push((store.paper_by_doc(c.doc)?.id, c));
-        }
-    } else {
-        for c in gate.best(scores, k)? {
-            top.push((store.paper_by_doc(c.doc)?.id, c));
-        }
+    for c in bm25.top_through(k, gate)? {
+        top.push((store.paper_by_doc(c.doc)?.id, c));
     }
     top.sort_by(|a, b| b.1.score.total_cmp(&a.1.score).then_with(|| a.0.cmp(&b.0)));
     top.truncate(k);
@@ -170,7 +163,7 @@ fn ranked(list: Vec<Candidate>) -> Vec<Candidate> {
 fn semantic_stage(
     store: &Store,
     query: &str,
-    bm25: &DocScores,
+    bm25: &Lexical,
     p: &SemanticParams,
     index: &SemanticIndex,
     depth: usize,
@@ -184,7 +177,7 @@ fn semantic_stage(
         Mode::Bm25 => unreachable!("bm25 has no semantic stage"),
         Mode::Dense => (dense, Outside::Dense { rerank: None }),
         Mode::Hybrid => {
-            let lexical = top_k(positive(bm25), k);
+            let lexical = bm25.best(k)?;
             match p.fusion {
                 Fusion::Rrf => {
                     let mut fused = DocScores::default();
@@ -200,6 +193,7 @@ fn semantic_stage(
                     let mut union: Vec<i64> = lexical.iter().chain(&dense).map(|c| c.doc).collect();
                     union.sort_unstable();
                     union.dedup();
+                    let bm25 = bm25.scores_of(&union)?;
                     let pairs: Vec<(i64, f64, f64)> = union
                         .iter()
                         .map(|&d| (d, bm25.get(&d).copied().unwrap_or(0.0), cos(d).unwrap_or(0.0)))

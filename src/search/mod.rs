@@ -18,6 +18,9 @@
 //!   one selection of the best of them (score descending, ties by doc id).
 //! * [`first_stage`]: [`bm25_scores`], the dense list, RRF and min-max
 //!   fusion, the chunk rerank; its module doc has their formulas.
+//! * `lexical`: where the BM25 scores come from, every matching paper's
+//!   (a filter, favorites) or only the first stage's top and the merged
+//!   papers' (the store's `bm25_top_k` and `bm25_scores_of`).
 //! * [`query`] and [`filter`]: the query language (`+word`, `-word`,
 //!   `"phrase"`, `author:`, `year:`, `venue:`, `id:`) and the [`Filter`] it
 //!   yields, which decides which papers are seeded, pooled and shown.
@@ -29,6 +32,9 @@
 pub mod feedback;
 pub mod filter;
 pub mod first_stage;
+mod lexical;
+#[cfg(test)]
+mod narrow_tests;
 pub mod query;
 pub mod rank;
 pub mod request;

@@ -32,9 +32,11 @@ use serde::Serialize;
 
 use super::feedback::{FeedbackPart, Prepared};
 use super::filter::Gate;
-use super::first_stage::{FirstStage, bm25_scores};
+use super::first_stage::FirstStage;
+use super::lexical::Lexical;
 use super::request::{GraphScore, Mode, SearchRequest};
-use crate::candidate::Candidate;
+use crate::bm25::query_terms;
+use crate::candidate::{Candidate, DocScores};
 use crate::embed::SemanticIndex;
 use crate::evidence::{self, EvidenceParams, EvidenceQuery};
 use crate::graph::{Direction, bfs};
@@ -139,6 +141,28 @@ pub(super) fn search_in(
     request: &SearchRequest,
     semantic: Option<&SemanticIndex>,
 ) -> anyhow::Result<RetrievalResult> {
+    search_scoring(store, request, semantic, Scoring::Narrow)
+}
+
+/// How [`search_scoring`] gets the query's BM25.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Scoring {
+    /// Every matching paper's score only where the search needs it (a
+    /// filter, favorites), else the store's top-k and scores-of calls.
+    Narrow,
+    /// Every matching paper's score, always: the reference the narrow way
+    /// is tested against (`super::narrow_tests`).
+    #[cfg_attr(not(test), allow(dead_code))]
+    Exhaustive,
+}
+
+/// [`search_in`] with its BM25 scored as `scoring` says; both ways give the same result.
+pub(super) fn search_scoring(
+    store: &Store,
+    request: &SearchRequest,
+    semantic: Option<&SemanticIndex>,
+    scoring: Scoring,
+) -> anyhow::Result<RetrievalResult> {
     let started = Instant::now();
     let asked = request.query.clone();
     let parsed;
@@ -150,13 +174,22 @@ pub(super) fn search_in(
     };
     let params = &request.params;
     let meta = store.meta()?;
-    let own = bm25_scores(store, &request.query)?;
-    let fb = Prepared::new(store, request, &own)?;
-    let expanded = fb.first_stage(&own);
-    let scores = expanded.as_ref().unwrap_or(&own);
+    let terms = query_terms(meta.analyzer()?, &request.query);
+    // Every matching paper's BM25 is needed by a filter (`Gate::best` walks
+    // down the whole list) and by favorites (the expansion is scaled by the
+    // best score and changes which papers lead); otherwise the first stage
+    // asks for its top and the merge for its own papers' scores.
+    let exhaustive = scoring == Scoring::Exhaustive || !request.filter.is_empty() || request.feedback.active();
+    let own_all = if exhaustive { Some(store.bm25_all(&terms)?) } else { None };
+    let fb = Prepared::new(store, request, own_all.as_ref().unwrap_or(&DocScores::default()))?;
+    let expanded = own_all.as_ref().and_then(|own| fb.first_stage(own));
+    let lexical = match expanded.as_ref().or(own_all.as_ref()) {
+        Some(all) => Lexical::All(all),
+        None => Lexical::Lazy { store, terms: &terms },
+    };
     let depth = params.top_k.max(params.pool);
     let mut gate = Gate::new(store, &request.filter, meta.analyzer()?)?;
-    let first = FirstStage::run(store, request, scores, semantic, depth, &mut gate)?;
+    let first = FirstStage::run(store, request, &lexical, semantic, depth, &mut gate)?;
     let dense = semantic.map(|s| &s.docs).filter(|_| first.mode != Mode::Bm25);
     let pool = &first.list;
     let seeds = &pool[..params.top_k.min(pool.len())];
@@ -179,6 +212,15 @@ pub(super) fn search_in(
     // The filter: only papers that pass are ranked and shown (the walk above
     // went through the others).
     gate.retain_merged(&mut merged, |id| papers.get(id).map(|&(_, year)| year))?;
+    // The merged papers' BM25, the query's own and the first stage's (the
+    // same without an expansion), in one call when not all scored already.
+    let merged_docs: Vec<i64> = merged.values().map(|&(doc, _)| doc).collect();
+    let own = match &own_all {
+        Some(all) => Lexical::All(all).scores_of(&merged_docs)?,
+        None => store.bm25_scores_of(&terms, &merged_docs)?,
+    };
+    let expanded_merged = expanded.as_ref().map(|e| Lexical::All(e).scores_of(&merged_docs)).transpose()?;
+    let scores = expanded_merged.as_ref().unwrap_or(&own);
     let bm25_of = |doc: &i64| scores.get(doc).copied().unwrap_or(0.0);
     let cos_of = |doc: i64| dense.and_then(|d| d.score(doc, &first.query_vector)).map(f64::from);
     let first_of = |doc: i64| first.score(doc, bm25_of(&doc), cos_of(doc)).max(0.0);

@@ -250,3 +250,40 @@ fn related_text_uses_stored_vectors_when_there_are_any() {
         assert_eq!(r["score"], r["text_norm"]);
     }
 }
+
+/// `related --method text|both` scores by BM25 only the papers that can
+/// make its first `limit` (the best `limit + seeds` and the graph
+/// candidates): its first `limit` rows equal the first `limit` of an
+/// unlimited call, which scores every matching paper, field for field.
+#[test]
+fn related_text_top_rows_equal_those_of_an_unlimited_call() {
+    use litindex::ingest::{Format, IngestOptions, Input, build};
+    use litindex::store::Store;
+    use litindex::synth::{Generator, paper_id};
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("gen.jsonl");
+    let mut out = std::io::BufWriter::new(std::fs::File::create(&corpus).unwrap());
+    Generator::new(3).write_corpus(1_500, &mut out).unwrap();
+    out.flush().unwrap();
+    drop(out);
+    let db = dir.path().join("gen.db");
+    let input = Input::File { path: corpus, format: Some(Format::Paper) };
+    build(&db, &[input], &IngestOptions::default()).unwrap();
+    let store = Store::open(&db).unwrap();
+    let mut compared = 0;
+    for seeds in [vec![7], vec![900], vec![1_000], vec![20, 21], vec![300, 301, 1_200]] {
+        let seeds: Vec<String> = seeds.into_iter().map(paper_id).collect();
+        for method in [Method::Text, Method::Both] {
+            let all = related(&store, &seeds, method, usize::MAX).unwrap();
+            assert!(all.related.len() > 50, "{seeds:?} {method:?}: {} rows", all.related.len());
+            for limit in [1, 3, 10, 50] {
+                let top = related(&store, &seeds, method, limit).unwrap();
+                assert_eq!(top.related, all.related[..limit], "{seeds:?} {method:?} limit {limit}");
+                assert_eq!((&top.terms, &top.seeds), (&all.terms, &all.seeds));
+                compared += 1;
+            }
+        }
+    }
+    assert_eq!(compared, 40);
+}
