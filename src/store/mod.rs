@@ -21,7 +21,9 @@
 //! new one. Errors from SQLite are explained by [`explain`].
 
 mod check;
+mod check_graph;
 mod create;
+mod edges;
 mod explain;
 mod explore;
 mod filter;
@@ -30,6 +32,8 @@ mod export;
 pub mod fetch;
 pub mod fts5;
 mod graph;
+#[cfg(test)]
+mod graph_tests;
 pub mod marks;
 mod migrate;
 mod read;
