@@ -157,3 +157,20 @@ pub(crate) fn rebuild(conn: &Connection, ids: &BTreeSet<String>) -> anyhow::Resu
     }
     Ok(())
 }
+
+/// The other ends of the links a record stated (its references for an
+/// even `origin`, its citations for an odd one), by id, sorted: what a
+/// record stored without its lists had in them.
+pub(crate) fn stated_by(conn: &Connection, own: &str, origin: i64) -> anyhow::Result<Vec<String>> {
+    let sql = if origin % 2 == 0 {
+        "SELECT m.id FROM nodes AS n JOIN stated_links AS l ON l.citing = n.node AND l.origin = ?2
+         JOIN nodes AS m ON m.node = l.cited WHERE n.id = ?1"
+    } else {
+        "SELECT m.id FROM nodes AS n JOIN stated_links AS l INDEXED BY idx_stated_links_cited ON l.cited = n.node
+         JOIN nodes AS m ON m.node = l.citing WHERE n.id = ?1 AND l.origin = ?2"
+    };
+    let mut stmt = conn.prepare_cached(sql)?;
+    let mut out: Vec<String> = stmt.query_map(params![own, origin], |r| r.get(0))?.collect::<Result<_, _>>()?;
+    out.sort();
+    Ok(out)
+}

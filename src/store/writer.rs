@@ -27,12 +27,18 @@ use super::edges;
 use super::write::{IndexWriter, PaperDraft, refresh_meta};
 use crate::analyzer::Analyzer;
 use crate::paper::title::title_key;
-use crate::paper::{Disagreement, Filed, Record};
+use crate::paper::{Disagreement, Filed, PaperId, Record};
 
 /// `records.shared` bits: the field is left out of `data` (stored as "")
 /// because the paper row holds exactly that text, taken from this record.
 const SHARED_TITLE: i64 = 1;
 const SHARED_ABSTRACT: i64 = 2;
+/// `records.shared` bits: the reference (citation) list is left out of
+/// `data` (stored as `[]`) because the record's stated links hold exactly
+/// it: sorted by id, no repeats, no empty or own id, and each id reads
+/// back as itself ([`restorable`]).
+const SHARED_REFERENCES: i64 = 4;
+const SHARED_CITATIONS: i64 = 8;
 
 /// Indexes nothing reads while records are filed: each is dropped when its
 /// table (the second name) is empty as the writer starts, and created
@@ -135,11 +141,20 @@ impl<'c> Writer<'c> {
     }
 
     /// A stored record with the title and abstract that `shared` says were
-    /// left out filled back in from the paper row.
+    /// left out filled back in from the paper row, and its reference and
+    /// citation lists from its stated links.
     fn whole(&self, data: &str, shared: i64, paper_id: &str) -> anyhow::Result<Record> {
         let mut record: Record =
             serde_json::from_str(data).context("index damaged: a stored record is not valid JSON")?;
-        if shared == 0 {
+        let key = record.source_id.key();
+        for (bit, own_is_cited) in [(SHARED_REFERENCES, false), (SHARED_CITATIONS, true)] {
+            if shared & bit != 0 {
+                let origin = edges::record_origin(self.conn, &record.source, own_is_cited)?;
+                let list = edges::stated_by(self.conn, &key, origin)?.iter().map(|id| PaperId::parse(id)).collect();
+                *(if own_is_cited { &mut record.citations } else { &mut record.references }) = list;
+            }
+        }
+        if shared & (SHARED_TITLE | SHARED_ABSTRACT) == 0 {
             return Ok(record);
         }
         let (title, abstract_): (String, String) = self
@@ -296,9 +311,18 @@ impl<'c> Writer<'c> {
         (title_from, abstract_from): (Option<usize>, Option<usize>),
     ) -> anyhow::Result<()> {
         for (i, f) in records.iter().enumerate() {
+            let key = f.record.source_id.key();
             let shared = if title_from == Some(i) { SHARED_TITLE } else { 0 }
-                | if abstract_from == Some(i) { SHARED_ABSTRACT } else { 0 };
+                | if abstract_from == Some(i) { SHARED_ABSTRACT } else { 0 }
+                | if restorable(&f.record.references, &key) { SHARED_REFERENCES } else { 0 }
+                | if restorable(&f.record.citations, &key) { SHARED_CITATIONS } else { 0 };
             let mut stored = f.record.clone();
+            if shared & SHARED_REFERENCES != 0 {
+                stored.references.clear();
+            }
+            if shared & SHARED_CITATIONS != 0 {
+                stored.citations.clear();
+            }
             if shared & SHARED_TITLE != 0 {
                 stored.title = String::new();
             }
@@ -306,7 +330,6 @@ impl<'c> Writer<'c> {
                 stored.abstract_ = String::new();
             }
             let data = serde_json::to_string(&stored)?;
-            let key = f.record.source_id.key();
             if (f.record.source.as_str(), key.as_str()) == new {
                 self.conn
                     .prepare_cached(
@@ -383,4 +406,15 @@ fn resolve_alias(conn: &Connection, alias: &str) -> anyhow::Result<Option<String
         .prepare_cached("SELECT paper_id FROM aliases WHERE alias = ?1")?
         .query_row([alias], |r| r.get(0))
         .optional()?)
+}
+
+/// Whether a record's reference (or citation) list is exactly what its
+/// stated links give back: not empty (an empty list costs nothing), sorted
+/// by id without repeats, no empty or own id (those are not stated), and
+/// every id reading back as itself from its key.
+fn restorable(list: &[PaperId], own: &str) -> bool {
+    let keys: Vec<String> = list.iter().map(PaperId::key).collect();
+    !keys.is_empty()
+        && keys.windows(2).all(|w| w[0] < w[1])
+        && keys.iter().zip(list).all(|(k, id)| !k.is_empty() && k != own && PaperId::parse(k) == *id)
 }
