@@ -166,7 +166,7 @@ pub(crate) fn stated_by(conn: &Connection, own: &str, origin: i64) -> anyhow::Re
         "SELECT m.id FROM nodes AS n JOIN stated_links AS l ON l.citing = n.node AND l.origin = ?2
          JOIN nodes AS m ON m.node = l.cited WHERE n.id = ?1"
     } else {
-        "SELECT m.id FROM nodes AS n JOIN stated_links AS l INDEXED BY idx_stated_links_cited ON l.cited = n.node
+        "SELECT m.id FROM nodes AS n JOIN stated_links AS l ON l.cited = n.node
          JOIN nodes AS m ON m.node = l.citing WHERE n.id = ?1 AND l.origin = ?2"
     };
     let mut stmt = conn.prepare_cached(sql)?;

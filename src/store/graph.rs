@@ -117,21 +117,11 @@ pub struct StoreAdjacency<'a>(pub &'a Store);
 
 impl Adjacency for StoreAdjacency<'_> {
     fn nodes_of(&self, ids: &[String]) -> anyhow::Result<Vec<(String, Node)>> {
-        let mut stmt = self
-            .0
-            .conn
-            .prepare_cached("SELECT n.id, n.node FROM json_each(?1) AS j JOIN nodes AS n ON n.id = j.value")?;
-        let rows = stmt.query_map([serde_json::to_string(ids)?], |r| Ok((r.get(0)?, r.get(1)?)))?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        self.pairs("SELECT n.id, n.node FROM json_each(?1) AS j JOIN nodes AS n ON n.id = j.value", ids)
     }
 
     fn ids_of(&self, nodes: &[Node]) -> anyhow::Result<Vec<(Node, String)>> {
-        let mut stmt = self
-            .0
-            .conn
-            .prepare_cached("SELECT n.node, n.id FROM json_each(?1) AS j JOIN nodes AS n ON n.node = j.value")?;
-        let rows = stmt.query_map([serde_json::to_string(nodes)?], |r| Ok((r.get(0)?, r.get(1)?)))?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        self.pairs("SELECT n.node, n.id FROM json_each(?1) AS j JOIN nodes AS n ON n.node = j.value", nodes)
     }
 
     fn neighbors_of_all(&self, nodes: &[Node], direction: Direction) -> anyhow::Result<Vec<Node>> {
@@ -140,6 +130,20 @@ impl Adjacency for StoreAdjacency<'_> {
             "SELECT a.nbr FROM json_each(?1) AS j JOIN adjacency AS a ON a.node = j.value AND a.dir BETWEEN ?2 AND ?3",
         )?;
         let rows = stmt.query_map(params![serde_json::to_string(nodes)?, lo, hi], |r| r.get::<_, Node>(0))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+}
+
+impl StoreAdjacency<'_> {
+    /// The two-column rows of `sql` run over `list` as a JSON array: one
+    /// statement for a whole list.
+    fn pairs<A: rusqlite::types::FromSql, B: rusqlite::types::FromSql>(
+        &self,
+        sql: &str,
+        list: &[impl serde::Serialize],
+    ) -> anyhow::Result<Vec<(A, B)>> {
+        let mut stmt = self.0.conn.prepare_cached(sql)?;
+        let rows = stmt.query_map([serde_json::to_string(list)?], |r| Ok((r.get(0)?, r.get(1)?)))?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 }
