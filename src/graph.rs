@@ -1,9 +1,11 @@
 //! The citation-graph walk: k-hop expansion from seed ids, twice.
 //!
 //! [`bfs`] is a breadth-first search in Rust over any [`Adjacency`] (the
-//! persisted edges read node by node, or an in-memory edge list); it is the
-//! reference. `Store::expand_cte` is one recursive SQL query over the `edges`
-//! table. Property tests hold the two to identical `{id → distance}` maps.
+//! persisted integer adjacency read a frontier at a time, or an in-memory
+//! edge list); it is the reference. `Store::expand_cte` is one recursive
+//! SQL query over the `adjacency` table. Both walk integer nodes; ids map
+//! to nodes once before and back once after. Property tests hold the two to
+//! identical `{id → distance}` maps.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
@@ -57,37 +59,40 @@ impl FromStr for Direction {
     }
 }
 
-/// Who is linked to whom.
-pub trait Adjacency {
-    /// The ids one step from `id` in `direction` (any order, repeats allowed).
-    fn neighbors(&self, id: &str, direction: Direction) -> anyhow::Result<Vec<String>>;
+/// A node of the graph: the integer a store (or a [`MemoryGraph`]) gives an id.
+pub type Node = i64;
 
-    /// The ids one step from any of `ids` (any order, repeats allowed). A
-    /// store answers a whole frontier in one statement per direction.
-    fn neighbors_of_all(&self, ids: &[String], direction: Direction) -> anyhow::Result<Vec<String>> {
-        let mut out = Vec::new();
-        for id in ids {
-            out.extend(self.neighbors(id, direction)?);
-        }
-        Ok(out)
-    }
+/// Who is linked to whom, by integer node. An id maps to its node once at
+/// the start of a walk and back once at the end ([`bfs`]); the walk itself
+/// runs over integers.
+pub trait Adjacency {
+    /// The node of each of `ids` the graph knows (ids it does not know are
+    /// left out), in one call.
+    fn nodes_of(&self, ids: &[String]) -> anyhow::Result<Vec<(String, Node)>>;
+
+    /// The id of each of `nodes`, in one call.
+    fn ids_of(&self, nodes: &[Node]) -> anyhow::Result<Vec<(Node, String)>>;
+
+    /// The nodes one step from any of `nodes` in `direction` (any order,
+    /// repeats allowed). A store answers a whole frontier in one statement.
+    fn neighbors_of_all(&self, nodes: &[Node], direction: Direction) -> anyhow::Result<Vec<Node>>;
 }
 
-/// Breadth-first expansion: every id within `hops` steps of a seed, with its
-/// minimum distance (seeds at 0).
-pub fn bfs(
+/// Breadth-first expansion over integers: every node within `hops` steps
+/// of a seed, with its minimum distance (seeds at 0).
+pub fn bfs_nodes(
     adj: &impl Adjacency,
-    seeds: &[String],
+    seeds: &[Node],
     hops: u32,
     direction: Direction,
-) -> anyhow::Result<BTreeMap<String, u32>> {
-    // Level by level: every id of the frontier is at distance `d`, so an id
-    // first seen from it is at `d + 1`, its minimum.
-    let mut dist: HashMap<String, u32> = HashMap::new();
-    let mut frontier: Vec<String> = Vec::new();
-    for s in seeds {
-        if dist.insert(s.clone(), 0).is_none() {
-            frontier.push(s.clone());
+) -> anyhow::Result<HashMap<Node, u32>> {
+    // Level by level: every node of the frontier is at distance `d`, so a
+    // node first seen from it is at `d + 1`, its minimum.
+    let mut dist: HashMap<Node, u32> = HashMap::new();
+    let mut frontier: Vec<Node> = Vec::new();
+    for &s in seeds {
+        if dist.insert(s, 0).is_none() {
+            frontier.push(s);
         }
     }
     for d in 0..hops {
@@ -96,43 +101,102 @@ pub fn bfs(
         }
         let mut next = Vec::new();
         for n in adj.neighbors_of_all(&frontier, direction)? {
-            if !dist.contains_key(&n) {
-                dist.insert(n.clone(), d + 1);
+            if let std::collections::hash_map::Entry::Vacant(e) = dist.entry(n) {
+                e.insert(d + 1);
                 next.push(n);
             }
         }
         frontier = next;
     }
-    Ok(dist.into_iter().collect())
+    Ok(dist)
 }
 
-/// An edge list held in memory (tests, and callers without a store).
-/// Self-loops and repeated edges are allowed and change nothing.
+/// Breadth-first expansion by id: every id within `hops` steps of a seed,
+/// with its minimum distance (seeds at 0, also those the graph does not
+/// know). The seeds map to nodes in one call, the walk runs over integers
+/// ([`bfs_nodes`]), and the result maps back in one call.
+pub fn bfs(
+    adj: &impl Adjacency,
+    seeds: &[String],
+    hops: u32,
+    direction: Direction,
+) -> anyhow::Result<BTreeMap<String, u32>> {
+    let (dist, mut out) = walk_by_id(adj, seeds, hops, direction)?;
+    let nodes: Vec<Node> = dist.keys().copied().collect();
+    for (node, id) in adj.ids_of(&nodes)? {
+        out.insert(id, dist[&node]);
+    }
+    Ok(out)
+}
+
+/// The walk of [`bfs`] before its result maps back: the distances by node,
+/// and the seeds the graph does not know, at 0.
+pub(crate) fn walk_by_id(
+    adj: &impl Adjacency,
+    seeds: &[String],
+    hops: u32,
+    direction: Direction,
+) -> anyhow::Result<(HashMap<Node, u32>, BTreeMap<String, u32>)> {
+    let known = adj.nodes_of(seeds)?;
+    let mut unknown: BTreeMap<String, u32> = seeds.iter().map(|s| (s.clone(), 0)).collect();
+    for (id, _) in &known {
+        unknown.remove(id);
+    }
+    let nodes: Vec<Node> = known.iter().map(|&(_, n)| n).collect();
+    Ok((bfs_nodes(adj, &nodes, hops, direction)?, unknown))
+}
+
+/// An edge list held in memory (tests, and callers without a store), its
+/// ids numbered in order of first appearance. Self-loops and repeated
+/// edges are allowed and change nothing.
 #[derive(Debug, Default, Clone)]
 pub struct MemoryGraph {
-    out: HashMap<String, Vec<String>>,
-    inc: HashMap<String, Vec<String>>,
+    node: HashMap<String, Node>,
+    id: Vec<String>,
+    out: HashMap<Node, Vec<Node>>,
+    inc: HashMap<Node, Vec<Node>>,
 }
 
 impl MemoryGraph {
     pub fn new<'a>(edges: impl IntoIterator<Item = (&'a str, &'a str)>) -> MemoryGraph {
         let mut g = MemoryGraph::default();
         for (citing, cited) in edges {
-            g.out.entry(citing.to_string()).or_default().push(cited.to_string());
-            g.inc.entry(cited.to_string()).or_default().push(citing.to_string());
+            let (a, b) = (g.intern(citing), g.intern(cited));
+            g.out.entry(a).or_default().push(b);
+            g.inc.entry(b).or_default().push(a);
         }
         g
+    }
+
+    fn intern(&mut self, id: &str) -> Node {
+        if let Some(&n) = self.node.get(id) {
+            return n;
+        }
+        let n = self.id.len() as Node;
+        self.id.push(id.to_string());
+        self.node.insert(id.to_string(), n);
+        n
     }
 }
 
 impl Adjacency for MemoryGraph {
-    fn neighbors(&self, id: &str, direction: Direction) -> anyhow::Result<Vec<String>> {
+    fn nodes_of(&self, ids: &[String]) -> anyhow::Result<Vec<(String, Node)>> {
+        Ok(ids.iter().filter_map(|id| self.node.get(id).map(|&n| (id.clone(), n))).collect())
+    }
+
+    fn ids_of(&self, nodes: &[Node]) -> anyhow::Result<Vec<(Node, String)>> {
+        Ok(nodes.iter().filter_map(|&n| self.id.get(usize::try_from(n).ok()?).map(|id| (n, id.clone()))).collect())
+    }
+
+    fn neighbors_of_all(&self, nodes: &[Node], direction: Direction) -> anyhow::Result<Vec<Node>> {
         let mut v = Vec::new();
-        if direction.follows_references() {
-            v.extend(self.out.get(id).into_iter().flatten().cloned());
-        }
-        if direction.follows_citations() {
-            v.extend(self.inc.get(id).into_iter().flatten().cloned());
+        for n in nodes {
+            if direction.follows_references() {
+                v.extend(self.out.get(n).into_iter().flatten());
+            }
+            if direction.follows_citations() {
+                v.extend(self.inc.get(n).into_iter().flatten());
+            }
         }
         Ok(v)
     }
@@ -180,6 +244,12 @@ mod tests {
         let g = MemoryGraph::new([("a", "b"), ("b", "a"), ("a", "a")]);
         let m = bfs(&g, &s(&["a"]), 10, Direction::Both).unwrap();
         assert_eq!(m, BTreeMap::from([("a".into(), 0), ("b".into(), 1)]));
+    }
+
+    #[test]
+    fn a_seed_the_graph_does_not_know_stays_at_zero() {
+        let m = bfs(&chain(), &s(&["zz", "c"]), 2, Direction::Citations).unwrap();
+        assert_eq!(m, BTreeMap::from([("zz".into(), 0), ("c".into(), 0), ("b".into(), 1), ("a".into(), 2)]));
     }
 
     #[test]

@@ -194,12 +194,15 @@ pub(super) fn search_scoring(
     let pool = &first.list;
     let seeds = &pool[..params.top_k.min(pool.len())];
     let seed_ids: Vec<String> = seeds.iter().map(|(id, _)| id.clone()).collect();
-    let mut reached = bfs(&StoreAdjacency(store), &seed_ids, params.hops, params.direction)?;
+    let (mut reached, mut papers) = store.walk_papers(&seed_ids, params.hops, params.direction)?;
     fb.join_walk(&mut reached);
 
     // Merge: seeds ∪ reached ids that are papers ∪ the first-stage pool, by
-    // id; the doc ids and years of all of them come from one statement.
-    let papers = store.docs_and_years(reached.keys().chain(pool.iter().map(|(id, _)| id)))?;
+    // id; the walk brought the doc ids and years of the papers it reached,
+    // the rest (pool, favorites) come from one statement.
+    let rest: Vec<&String> =
+        reached.keys().chain(pool.iter().map(|(id, _)| id)).filter(|id| !papers.contains_key(*id)).collect();
+    papers.extend(store.docs_and_years(rest)?);
     let mut merged: BTreeMap<String, (i64, Option<u32>)> = BTreeMap::new();
     for (id, distance) in reached {
         if let Some(&(doc, _)) = papers.get(&id) {

@@ -58,7 +58,7 @@ impl CheckReport {
 }
 
 /// A row rendered as text for an example.
-type Render = fn(&[Value]) -> String;
+pub(super) type Render = fn(&[Value]) -> String;
 
 /// The invariants expressed as "rows that break it" queries.
 const QUERIES: &[(&str, &str, &str, Render)] = &[
@@ -108,7 +108,8 @@ const QUERIES: &[(&str, &str, &str, Render)] = &[
     (
         "self-edge",
         "no paper cites itself",
-        "SELECT citing FROM edges WHERE citing = cited ORDER BY citing",
+        "SELECT coalesce(n.id, a.node) FROM adjacency AS a LEFT JOIN nodes AS n ON n.node = a.node
+         WHERE a.node = a.nbr ORDER BY 1",
         |r| format!("edge {} -> itself", quoted(&r[0])),
     ),
     (
@@ -169,6 +170,7 @@ pub(crate) fn check(conn: &Connection) -> CheckReport {
         invariants.push(by_query(conn, name, description, sql, render));
     }
     invariants.extend(super::check_blocks::check_postings(conn));
+    invariants.extend(super::check_graph::invariants(conn));
     invariants.push(avgdl(conn));
     invariants.push(settings(conn));
     invariants.push(super::fetch::check_responses(conn));
@@ -180,16 +182,15 @@ pub(crate) fn check(conn: &Connection) -> CheckReport {
         papers: count("SELECT count(*) FROM papers"),
         terms: count("SELECT count(*) FROM terms"),
         postings: super::blocks::count_postings(conn).map(|n| n.max(0) as u64).unwrap_or(0),
-        edges: count("SELECT count(*) FROM edges"),
+        edges: count("SELECT count(*) FROM adjacency WHERE dir = 0"),
         aliases: count("SELECT count(*) FROM aliases"),
         dangling_ids: count(
-            "SELECT count(*) FROM (SELECT citing AS id FROM edges UNION SELECT cited FROM edges) AS e
-             WHERE NOT EXISTS (SELECT 1 FROM papers AS p WHERE p.id = e.id)",
+            "SELECT count(*) FROM nodes AS n
+             WHERE n.doc IS NULL AND EXISTS (SELECT 1 FROM adjacency AS a WHERE a.node = n.node)",
         ),
         dangling_edges: count(
-            "SELECT count(*) FROM edges AS e
-             WHERE NOT EXISTS (SELECT 1 FROM papers WHERE id = e.citing)
-                OR NOT EXISTS (SELECT 1 FROM papers WHERE id = e.cited)",
+            "SELECT count(*) FROM adjacency AS a JOIN nodes AS c ON c.node = a.node JOIN nodes AS d ON d.node = a.nbr
+             WHERE a.dir = 0 AND (c.doc IS NULL OR d.doc IS NULL)",
         ),
         invariants,
     }
@@ -246,7 +247,7 @@ fn meta_row(conn: &Connection) -> InvariantResult {
     }
 }
 
-fn by_query(
+pub(super) fn by_query(
     conn: &Connection,
     name: &'static str,
     description: &'static str,
@@ -319,7 +320,7 @@ fn settings(conn: &Connection) -> InvariantResult {
 }
 
 /// A value as plain text (NULL as `NULL`).
-fn text(v: &Value) -> String {
+pub(super) fn text(v: &Value) -> String {
     match v {
         Value::Null => "NULL".to_string(),
         Value::Integer(i) => i.to_string(),
@@ -330,7 +331,7 @@ fn text(v: &Value) -> String {
 }
 
 /// A user-supplied value (an id, a term) quoted, with control characters escaped.
-fn quoted(v: &Value) -> String {
+pub(super) fn quoted(v: &Value) -> String {
     match v {
         Value::Text(s) => format!("{s:?}"),
         other => text(other),
@@ -426,7 +427,8 @@ mod tests {
 
         // Edges that constraints would refuse, and stale statistics.
         conn.pragma_update(None, "ignore_check_constraints", "ON").unwrap();
-        conn.execute("INSERT INTO edges (citing, cited) VALUES ('c', 'c')", []).unwrap();
+        conn.execute("INSERT INTO adjacency (node, dir, nbr) SELECT node, 0, node FROM nodes WHERE id = 'c'", [])
+            .unwrap();
         conn.execute("UPDATE index_meta SET avgdl = avgdl + 1, min_year = 1900, analyzer = 'klingon'", []).unwrap();
         conn.execute("UPDATE terms SET df = 0 WHERE term = 'graph'", params![]).unwrap();
         let names = violated(&check(&conn)).join(" ");

@@ -32,18 +32,20 @@ impl Store {
     /// Every (other, sharer) pair such that `sharer` is a neighbour both of
     /// one of `seeds` and of `other` (citers for co-citation, references for
     /// coupling), `other` ranging over the seeds too. Read through the
-    /// `edges` indexes from the seeds outwards: two hops, no scan.
+    /// integer adjacency from the seeds outwards: two hops, no scan.
     pub fn shared_neighbours(&self, seeds: &[String], shared: Shared) -> anyhow::Result<Vec<(String, String)>> {
         let sql = match shared {
             Shared::Citers => {
-                "SELECT DISTINCT e2.cited, e1.citing FROM json_each(?1) AS j
-                 JOIN edges AS e1 ON e1.cited = j.value
-                 JOIN edges AS e2 ON e2.citing = e1.citing"
+                "SELECT DISTINCT o.id, s.id FROM json_each(?1) AS j JOIN nodes AS n ON n.id = j.value
+                 JOIN adjacency AS a1 ON a1.node = n.node AND a1.dir = 1
+                 JOIN adjacency AS a2 ON a2.node = a1.nbr AND a2.dir = 0
+                 JOIN nodes AS o ON o.node = a2.nbr JOIN nodes AS s ON s.node = a1.nbr"
             }
             Shared::References => {
-                "SELECT DISTINCT e2.citing, e1.cited FROM json_each(?1) AS j
-                 JOIN edges AS e1 ON e1.citing = j.value
-                 JOIN edges AS e2 ON e2.cited = e1.cited"
+                "SELECT DISTINCT o.id, s.id FROM json_each(?1) AS j JOIN nodes AS n ON n.id = j.value
+                 JOIN adjacency AS a1 ON a1.node = n.node AND a1.dir = 0
+                 JOIN adjacency AS a2 ON a2.node = a1.nbr AND a2.dir = 1
+                 JOIN nodes AS o ON o.node = a2.nbr JOIN nodes AS s ON s.node = a1.nbr"
             }
         };
         let json = serde_json::to_string(seeds)?;
@@ -56,10 +58,12 @@ impl Store {
     pub fn degrees(&self, ids: &[&String], shared: Shared) -> anyhow::Result<HashMap<String, u64>> {
         let sql = match shared {
             Shared::Citers => {
-                "SELECT j.value, (SELECT count(*) FROM edges AS e WHERE e.cited = j.value) FROM json_each(?1) AS j"
+                "SELECT j.value, (SELECT count(*) FROM nodes AS n JOIN adjacency AS a ON a.node = n.node AND a.dir = 1
+                                  WHERE n.id = j.value) FROM json_each(?1) AS j"
             }
             Shared::References => {
-                "SELECT j.value, (SELECT count(*) FROM edges AS e WHERE e.citing = j.value) FROM json_each(?1) AS j"
+                "SELECT j.value, (SELECT count(*) FROM nodes AS n JOIN adjacency AS a ON a.node = n.node AND a.dir = 0
+                                  WHERE n.id = j.value) FROM json_each(?1) AS j"
             }
         };
         let json = serde_json::to_string(ids)?;
@@ -73,14 +77,16 @@ impl Store {
     /// `None`), most cited first, ties by id, at most `limit`.
     pub fn dangling_targets(&self, from: Option<&[String]>, limit: u64) -> anyhow::Result<Vec<(String, u64)>> {
         const SQL_ALL: &str = "
-            SELECT e.cited, count(*) AS n FROM edges AS e
-            WHERE NOT EXISTS (SELECT 1 FROM papers AS p WHERE p.id = e.cited)
-            GROUP BY e.cited ORDER BY n DESC, e.cited LIMIT ?1";
+            SELECT d.id, count(*) AS n FROM adjacency AS a JOIN nodes AS d ON d.node = a.node
+            WHERE a.dir = 1 AND d.doc IS NULL
+            GROUP BY d.id ORDER BY n DESC, d.id LIMIT ?1";
         const SQL_FROM: &str = "
-            SELECT e.cited, count(*) AS n FROM (SELECT DISTINCT value FROM json_each(?2)) AS j
-            JOIN edges AS e ON e.citing = j.value
-            WHERE NOT EXISTS (SELECT 1 FROM papers AS p WHERE p.id = e.cited)
-            GROUP BY e.cited ORDER BY n DESC, e.cited LIMIT ?1";
+            SELECT d.id, count(*) AS n FROM (SELECT DISTINCT value FROM json_each(?2)) AS j
+            JOIN nodes AS c ON c.id = j.value
+            JOIN adjacency AS a ON a.node = c.node AND a.dir = 0
+            JOIN nodes AS d ON d.node = a.nbr
+            WHERE d.doc IS NULL
+            GROUP BY d.id ORDER BY n DESC, d.id LIMIT ?1";
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         let row = |r: &rusqlite::Row| Ok((r.get::<_, String>(0)?, r.get::<_, u64>(1)?));
         let rows: Result<Vec<_>, _> = match from {
@@ -98,9 +104,10 @@ impl Store {
         let n = i64::try_from(n).unwrap_or(i64::MAX);
         let json = serde_json::to_string(&from)?;
         let mut stmt = self.conn.prepare_cached(
-            "SELECT citing FROM edges WHERE cited = ?1
-             AND (json_type(?2) = 'null' OR citing IN (SELECT value FROM json_each(?2)))
-             ORDER BY citing LIMIT ?3",
+            "SELECT c.id FROM nodes AS n JOIN adjacency AS a ON a.node = n.node AND a.dir = 1
+             JOIN nodes AS c ON c.node = a.nbr
+             WHERE n.id = ?1 AND (json_type(?2) = 'null' OR c.id IN (SELECT value FROM json_each(?2)))
+             ORDER BY c.id LIMIT ?3",
         )?;
         let rows = stmt.query_map(rusqlite::params![id, json, n], |r| r.get::<_, String>(0))?;
         Ok(rows.collect::<Result<_, _>>()?)

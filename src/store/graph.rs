@@ -1,33 +1,38 @@
-//! The citation graph as stored: neighbours of one node or of a whole
-//! frontier (the [`Adjacency`] a BFS walks), and the same walk as one
-//! recursive CTE over `edges`, which property tests hold equal to the BFS.
+//! The citation graph as stored: integer nodes (`nodes`) and their
+//! adjacency in both directions (`adjacency`, `dir` 0 = references, 1 =
+//! citations). Neighbours of one id or of a whole frontier (the
+//! [`Adjacency`] a BFS walks), and the same walk as one recursive CTE over
+//! `adjacency`, which property tests hold equal to the BFS. Ids map to
+//! nodes once before a walk and back once after it.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use anyhow::Context;
+use rusqlite::params;
 
 use super::Store;
-use crate::graph::{Adjacency, Direction};
+use crate::graph::{Adjacency, Direction, Node, walk_by_id};
+
+/// The `adjacency.dir` range a direction reads.
+fn dirs(direction: Direction) -> (i64, i64) {
+    (if direction.follows_references() { 0 } else { 1 }, if direction.follows_citations() { 1 } else { 0 })
+}
+
+/// A reached paper's doc id and year, by id.
+pub(crate) type DocsAndYears = HashMap<String, (i64, Option<i32>)>;
 
 impl Store {
     /// Ids `id` cites (`References`) or that cite it (`Citations`), sorted.
     pub fn linked(&self, id: &str, direction: Direction) -> anyhow::Result<Vec<String>> {
-        let mut out = Vec::new();
-        if direction.follows_references() {
-            let mut stmt = self.conn.prepare_cached("SELECT cited FROM edges WHERE citing = ?1")?;
-            for r in stmt.query_map([id], |r| r.get::<_, String>(0))? {
-                out.push(r?);
-            }
-        }
-        if direction.follows_citations() {
-            let mut stmt = self.conn.prepare_cached("SELECT citing FROM edges WHERE cited = ?1")?;
-            for r in stmt.query_map([id], |r| r.get::<_, String>(0))? {
-                out.push(r?);
-            }
-        }
-        out.sort();
-        out.dedup();
-        Ok(out)
+        let (lo, hi) = dirs(direction);
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT DISTINCT m.id FROM nodes AS n
+             JOIN adjacency AS a ON a.node = n.node AND a.dir BETWEEN ?2 AND ?3
+             JOIN nodes AS m ON m.node = a.nbr
+             WHERE n.id = ?1 ORDER BY m.id",
+        )?;
+        let rows = stmt.query_map(params![id, lo, hi], |r| r.get::<_, String>(0))?;
+        Ok(rows.collect::<Result<_, _>>()?)
     }
 
     /// Whether `id` is a node of the graph: an indexed paper or an edge end.
@@ -38,68 +43,107 @@ impl Store {
         let n: i64 = self
             .conn
             .prepare_cached(
-                "SELECT EXISTS (SELECT 1 FROM edges WHERE citing = ?1) OR EXISTS (SELECT 1 FROM edges WHERE cited = ?1)",
+                "SELECT EXISTS (SELECT 1 FROM nodes AS n JOIN adjacency AS a ON a.node = n.node WHERE n.id = ?1)",
             )?
             .query_row([id], |r| r.get(0))?;
         Ok(n != 0)
     }
 
-    /// The same expansion as one recursive CTE over the `edges` table.
+    /// The same expansion as one recursive CTE over the `adjacency` table.
     pub fn expand_cte(
         &self,
         seeds: &[String],
         hops: u32,
         direction: Direction,
     ) -> anyhow::Result<BTreeMap<String, u32>> {
-        // `walk` holds (id, distance) pairs; UNION drops repeats, and the depth
-        // bound ends cycles. Each arm follows one direction of `edges`, through
-        // its primary key (citing) or idx_edges_cited.
+        // `walk` holds (node, distance) pairs; UNION drops repeats, and the
+        // depth bound ends cycles. One arm follows both directions through
+        // the primary key (node, dir, nbr). Seeds map to nodes at the start
+        // and the result back to ids at the end; a seed the graph does not
+        // know is at 0.
         const SQL: &str = "
-            WITH RECURSIVE walk (id, d) AS (
-                SELECT value, 0 FROM json_each(?1)
+            WITH RECURSIVE walk (node, d) AS (
+                SELECT n.node, 0 FROM json_each(?1) AS j JOIN nodes AS n ON n.id = j.value
                 UNION
-                SELECT e.cited, w.d + 1 FROM walk AS w JOIN edges AS e ON e.citing = w.id
-                WHERE ?3 AND w.d < ?2
-                UNION
-                SELECT e.citing, w.d + 1 FROM walk AS w JOIN edges AS e ON e.cited = w.id
-                WHERE ?4 AND w.d < ?2
+                SELECT a.nbr, w.d + 1 FROM walk AS w
+                JOIN adjacency AS a ON a.node = w.node AND a.dir BETWEEN ?3 AND ?4
+                WHERE w.d < ?2
             )
-            SELECT id, min(d) FROM walk GROUP BY id";
+            SELECT n.id, min(w.d) FROM walk AS w JOIN nodes AS n ON n.node = w.node GROUP BY w.node
+            UNION ALL
+            SELECT j.value, 0 FROM json_each(?1) AS j WHERE NOT EXISTS (SELECT 1 FROM nodes WHERE id = j.value)";
         let seeds_json = serde_json::to_string(seeds)?;
+        let (lo, hi) = dirs(direction);
         let mut stmt = self.conn.prepare_cached(SQL).context("cannot prepare the graph walk")?;
-        let rows = stmt.query_map(
-            rusqlite::params![seeds_json, hops, direction.follows_references(), direction.follows_citations()],
-            |r| Ok((r.get::<_, String>(0)?, r.get::<_, u32>(1)?)),
+        let rows =
+            stmt.query_map(params![seeds_json, hops, lo, hi], |r| Ok((r.get::<_, String>(0)?, r.get::<_, u32>(1)?)))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// [`crate::graph::bfs`] over the stored adjacency, with the doc id and
+    /// year of every reached paper read by integer in the same statement
+    /// that maps the reached nodes back to ids (what ranking needs of them).
+    pub(crate) fn walk_papers(
+        &self,
+        seeds: &[String],
+        hops: u32,
+        direction: Direction,
+    ) -> anyhow::Result<(BTreeMap<String, u32>, DocsAndYears)> {
+        let (dist, mut out) = walk_by_id(&StoreAdjacency(self), seeds, hops, direction)?;
+        let nodes: Vec<Node> = dist.keys().copied().collect();
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT n.node, n.id, p.doc, p.year FROM json_each(?1) AS j
+             JOIN nodes AS n ON n.node = j.value
+             LEFT JOIN papers AS p INDEXED BY idx_papers_doc_meta ON p.doc = n.doc",
         )?;
+        let mut papers = DocsAndYears::new();
+        let rows = stmt.query_map([serde_json::to_string(&nodes)?], |r| {
+            Ok((r.get::<_, Node>(0)?, r.get::<_, String>(1)?, r.get::<_, Option<i64>>(2)?, r.get::<_, Option<i32>>(3)?))
+        })?;
+        for row in rows {
+            let (node, id, doc, year) = row?;
+            if let Some(doc) = doc {
+                papers.insert(id.clone(), (doc, year));
+            }
+            out.insert(id, dist[&node]);
+        }
+        Ok((out, papers))
+    }
+}
+
+/// The persisted adjacency, read a frontier at a time: a walk loads only
+/// the edges it touches.
+pub struct StoreAdjacency<'a>(pub &'a Store);
+
+impl Adjacency for StoreAdjacency<'_> {
+    fn nodes_of(&self, ids: &[String]) -> anyhow::Result<Vec<(String, Node)>> {
+        self.pairs("SELECT n.id, n.node FROM json_each(?1) AS j JOIN nodes AS n ON n.id = j.value", ids)
+    }
+
+    fn ids_of(&self, nodes: &[Node]) -> anyhow::Result<Vec<(Node, String)>> {
+        self.pairs("SELECT n.node, n.id FROM json_each(?1) AS j JOIN nodes AS n ON n.node = j.value", nodes)
+    }
+
+    fn neighbors_of_all(&self, nodes: &[Node], direction: Direction) -> anyhow::Result<Vec<Node>> {
+        let (lo, hi) = dirs(direction);
+        let mut stmt = self.0.conn.prepare_cached(
+            "SELECT a.nbr FROM json_each(?1) AS j JOIN adjacency AS a ON a.node = j.value AND a.dir BETWEEN ?2 AND ?3",
+        )?;
+        let rows = stmt.query_map(params![serde_json::to_string(nodes)?, lo, hi], |r| r.get::<_, Node>(0))?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 }
 
-/// The persisted adjacency, read one visited node at a time: a walk loads
-/// only the edges it touches.
-pub struct StoreAdjacency<'a>(pub &'a Store);
-
-impl Adjacency for StoreAdjacency<'_> {
-    fn neighbors(&self, id: &str, direction: Direction) -> anyhow::Result<Vec<String>> {
-        self.0.linked(id, direction)
-    }
-
-    fn neighbors_of_all(&self, ids: &[String], direction: Direction) -> anyhow::Result<Vec<String>> {
-        let json = serde_json::to_string(ids)?;
-        let mut out = Vec::new();
-        let mut follow = |sql: &str| -> anyhow::Result<()> {
-            let mut stmt = self.0.conn.prepare_cached(sql)?;
-            for r in stmt.query_map([&json], |r| r.get::<_, String>(0))? {
-                out.push(r?);
-            }
-            Ok(())
-        };
-        if direction.follows_references() {
-            follow("SELECT e.cited FROM json_each(?1) AS j JOIN edges AS e ON e.citing = j.value")?;
-        }
-        if direction.follows_citations() {
-            follow("SELECT e.citing FROM json_each(?1) AS j JOIN edges AS e ON e.cited = j.value")?;
-        }
-        Ok(out)
+impl StoreAdjacency<'_> {
+    /// The two-column rows of `sql` run over `list` as a JSON array: one
+    /// statement for a whole list.
+    fn pairs<A: rusqlite::types::FromSql, B: rusqlite::types::FromSql>(
+        &self,
+        sql: &str,
+        list: &[impl serde::Serialize],
+    ) -> anyhow::Result<Vec<(A, B)>> {
+        let mut stmt = self.0.conn.prepare_cached(sql)?;
+        let rows = stmt.query_map([serde_json::to_string(list)?], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<Result<_, _>>()?)
     }
 }

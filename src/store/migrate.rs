@@ -6,7 +6,7 @@ use rusqlite::Connection;
 
 /// Every migration, in order: migration `i` (1-based) brings the schema to version `i`.
 /// Never edit one that has shipped; add a new file.
-const MIGRATIONS: &[(&str, &str)] = &[
+pub(super) const MIGRATIONS: &[(&str, &str)] = &[
     ("001_init.sql", include_str!("../../migrations/001_init.sql")),
     ("002_vectors.sql", include_str!("../../migrations/002_vectors.sql")),
     ("003_performance.sql", include_str!("../../migrations/003_performance.sql")),
@@ -15,6 +15,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
     ("006_fetch.sql", include_str!("../../migrations/006_fetch.sql")),
     ("007_fetch_carried.sql", include_str!("../../migrations/007_fetch_carried.sql")),
     ("008_postings_blocks.sql", include_str!("../../migrations/008_postings_blocks.sql")),
+    ("009_graph_int.sql", include_str!("../../migrations/009_graph_int.sql")),
 ];
 
 /// The schema version this binary writes and reads.
@@ -85,7 +86,10 @@ mod tests {
             "papers",
             "terms",
             "posting_blocks",
-            "edges",
+            "nodes",
+            "adjacency",
+            "stated_links",
+            "link_sources",
             "index_meta",
             "disagreements",
             "embed_models",
@@ -172,13 +176,14 @@ mod tests {
             .collect();
         assert_eq!(links, ["paper:a:a>b", "edges::c>a"]);
         let indexes: Vec<String> = conn
-            .prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'links' ORDER BY name")
+            .prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'stated_links' ORDER BY name")
             .unwrap()
             .query_map([], |r| r.get(0))
             .unwrap()
             .map(Result::unwrap)
             .collect();
-        assert_eq!(indexes, ["idx_links_cited"]);
+        // 009 keyed the links by integer node (`links` is a view now): still one index.
+        assert_eq!(indexes, ["idx_stated_links_cited"]);
     }
 
     #[test]

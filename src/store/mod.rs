@@ -24,7 +24,9 @@ mod block_max;
 mod blocks;
 mod check;
 mod check_blocks;
+mod check_graph;
 mod create;
+mod edges;
 mod explain;
 mod explore;
 mod filter;
@@ -33,6 +35,8 @@ mod export;
 pub mod fetch;
 pub mod fts5;
 mod graph;
+#[cfg(test)]
+mod graph_tests;
 pub mod marks;
 mod migrate;
 mod read;

@@ -115,8 +115,8 @@ impl Store {
     }
 
     /// The doc id and year of each of `ids` that is an indexed paper, read by
-    /// one statement (a walk reaches tens of thousands of ids: one statement
-    /// each costs several times more).
+    /// one statement (by id; the papers a walk reaches come with theirs,
+    /// read by integer: [`Store::walk_papers`]).
     pub(crate) fn docs_and_years<'a>(
         &self,
         ids: impl IntoIterator<Item = &'a String>,
@@ -125,7 +125,7 @@ impl Store {
         let json = serde_json::to_string(&ids)?;
         let mut stmt = self.conn.prepare_cached(
             "SELECT j.value, p.doc, p.year FROM json_each(?1) AS j
-             JOIN papers AS p INDEXED BY idx_papers_id_year ON p.id = j.value",
+             JOIN papers AS p ON p.id = j.value",
         )?;
         let rows = stmt.query_map([json], |r| Ok((r.get::<_, String>(0)?, (r.get(1)?, r.get(2)?))))?;
         Ok(rows.collect::<Result<_, _>>()?)

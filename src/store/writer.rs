@@ -8,8 +8,9 @@
 //! bit 2 the abstract); [`Writer::record`] and [`Writer::records_of`] give
 //! records back whole.
 //!
-//! **Bulk loads.** Edges are derived from `links` once, in
-//! [`Writer::finish`]. An index that holds no links when the writer starts
+//! **Bulk loads.** Edges are derived from `stated_links` once, in
+//! [`Writer::finish`] (the SQL of the graph is in `edges.rs`: links and
+//! edges by integer node). An index that holds no links when the writer starts
 //! (a new one, or one without a graph) is the bulk case: every edge comes
 //! from one sorted `INSERT … SELECT`, and the secondary indexes of tables
 //! that start empty are dropped while loading and created again at the end
@@ -22,24 +23,29 @@ use std::collections::BTreeSet;
 use anyhow::Context;
 use rusqlite::{Connection, OptionalExtension, params};
 
+use super::edges;
 use super::write::{IndexWriter, PaperDraft, refresh_meta};
 use crate::analyzer::Analyzer;
 use crate::paper::title::title_key;
-use crate::paper::{Disagreement, Filed, Record};
+use crate::paper::{Disagreement, Filed, PaperId, Record};
 
 /// `records.shared` bits: the field is left out of `data` (stored as "")
 /// because the paper row holds exactly that text, taken from this record.
 const SHARED_TITLE: i64 = 1;
 const SHARED_ABSTRACT: i64 = 2;
+/// `records.shared` bits: the reference (citation) list is left out of
+/// `data` (stored as `[]`) because the record's stated links hold exactly
+/// it: sorted by id, no repeats, no empty or own id, and each id reads
+/// back as itself ([`restorable`]).
+const SHARED_REFERENCES: i64 = 4;
+const SHARED_CITATIONS: i64 = 8;
 
 /// Indexes nothing reads while records are filed: each is dropped when its
 /// table (the second name) is empty as the writer starts, and created
 /// again, in one sort, by `finish`.
-const BULK_INDEXES: [(&str, &str); 6] = [
-    ("idx_links_cited", "links"),
-    ("idx_edges_cited", "links"),
+const BULK_INDEXES: [(&str, &str); 4] = [
+    ("idx_stated_links_cited", "stated_links"),
     ("idx_papers_year", "papers"),
-    ("idx_papers_id_year", "papers"),
     ("idx_paper_authors_surname", "papers"),
     ("idx_papers_doc_meta", "papers"),
 ];
@@ -103,7 +109,7 @@ impl<'c> Writer<'c> {
                 dropped.push(sql);
             }
         }
-        let bulk = empty("links")?;
+        let bulk = empty("stated_links")?;
         let records_before: i64 = conn.query_row("SELECT coalesce(max(rowid), 0) FROM records", [], |r| r.get(0))?;
         Ok(Writer { conn, index: IndexWriter::new(analyzer), bulk, records_before, dropped, dirty: BTreeSet::new() })
     }
@@ -135,11 +141,20 @@ impl<'c> Writer<'c> {
     }
 
     /// A stored record with the title and abstract that `shared` says were
-    /// left out filled back in from the paper row.
+    /// left out filled back in from the paper row, and its reference and
+    /// citation lists from its stated links.
     fn whole(&self, data: &str, shared: i64, paper_id: &str) -> anyhow::Result<Record> {
         let mut record: Record =
             serde_json::from_str(data).context("index damaged: a stored record is not valid JSON")?;
-        if shared == 0 {
+        let key = record.source_id.key();
+        for (bit, own_is_cited) in [(SHARED_REFERENCES, false), (SHARED_CITATIONS, true)] {
+            if shared & bit != 0 {
+                let origin = edges::record_origin(self.conn, &record.source, own_is_cited)?;
+                let list = edges::stated_by(self.conn, &key, origin)?.iter().map(|id| PaperId::parse(id)).collect();
+                *(if own_is_cited { &mut record.citations } else { &mut record.references }) = list;
+            }
+        }
+        if shared & (SHARED_TITLE | SHARED_ABSTRACT) == 0 {
             return Ok(record);
         }
         let (title, abstract_): (String, String) = self
@@ -183,32 +198,28 @@ impl<'c> Writer<'c> {
         old: Option<&Record>,
         new: &Record,
     ) -> anyhow::Result<()> {
-        if let Some(old) = old {
-            // Its references are the links made with its own id citing; its
-            // citations are found by primary key from the old record's list.
-            self.conn
-                .prepare_cached("DELETE FROM links WHERE citing = ?2 AND origin_source = ?1 AND origin_id = ?2")?
-                .execute(params![source, key])?;
-            let mut del = self.conn.prepare_cached(
-                "DELETE FROM links WHERE citing = ?3 AND cited = ?2 AND origin_source = ?1 AND origin_id = ?2",
-            )?;
-            for c in &old.citations {
-                del.execute(params![source, key, c.key()])?;
+        let (refs, cits) =
+            (edges::record_origin(self.conn, source, false)?, edges::record_origin(self.conn, source, true)?);
+        if old.is_some() {
+            if let Some(own) = edges::find_node(self.conn, key)? {
+                edges::delete_record_links(self.conn, own, refs)?;
+                edges::delete_record_links(self.conn, own, cits)?;
             }
         }
-        let mut link = self.conn.prepare_cached(
-            "INSERT OR IGNORE INTO links (origin_source, origin_id, citing, cited) VALUES (?1, ?2, ?3, ?4)",
-        )?;
-        for r in &new.references {
-            let r = r.key();
-            if r != key && !r.is_empty() {
-                link.execute(params![source, key, key, r])?;
-            }
-        }
-        for c in &new.citations {
-            let c = c.key();
-            if c != key && !c.is_empty() {
-                link.execute(params![source, key, c, key])?;
+        let stated = |other: &crate::paper::PaperId| {
+            let other = other.key();
+            (other != key && !other.is_empty()).then_some(other)
+        };
+        let mut own = None;
+        for (list, origin) in [(&new.references, refs), (&new.citations, cits)] {
+            for other in list.iter().filter_map(stated) {
+                let me = match own {
+                    Some(n) => n,
+                    None => *own.insert(edges::node_of(self.conn, key)?),
+                };
+                let other = edges::node_of(self.conn, &other)?;
+                let (citing, cited) = if origin == refs { (me, other) } else { (other, me) };
+                edges::insert_link(self.conn, citing, cited, origin)?;
             }
         }
         Ok(())
@@ -217,21 +228,12 @@ impl<'c> Writer<'c> {
     /// Stores a bare citation link (edge files, S2 reference pages) and,
     /// outside a bulk load, its edge; returns whether it was new.
     pub(crate) fn add_link(&self, citing: &str, cited: &str) -> anyhow::Result<bool> {
-        let added = self
-            .conn
-            .prepare_cached(
-                "INSERT OR IGNORE INTO links (origin_source, origin_id, citing, cited) VALUES ('edges', '', ?1, ?2)",
-            )?
-            .execute(params![citing, cited])?;
-        if added > 0 && !self.bulk {
-            let (a, b) = (resolve(self.conn, citing)?, resolve(self.conn, cited)?);
-            if a != b {
-                self.conn
-                    .prepare_cached("INSERT OR IGNORE INTO edges (citing, cited) VALUES (?1, ?2)")?
-                    .execute(params![a, b])?;
-            }
+        let (a, b) = (edges::node_of(self.conn, citing)?, edges::node_of(self.conn, cited)?);
+        let added = edges::insert_link(self.conn, a, b, edges::ORIGIN_EDGES)?;
+        if added && !self.bulk {
+            edges::derive_one(self.conn, a, b)?;
         }
-        Ok(added > 0)
+        Ok(added)
     }
 
     /// Notes a title-fallback or bridge merge.
@@ -309,9 +311,18 @@ impl<'c> Writer<'c> {
         (title_from, abstract_from): (Option<usize>, Option<usize>),
     ) -> anyhow::Result<()> {
         for (i, f) in records.iter().enumerate() {
+            let key = f.record.source_id.key();
             let shared = if title_from == Some(i) { SHARED_TITLE } else { 0 }
-                | if abstract_from == Some(i) { SHARED_ABSTRACT } else { 0 };
+                | if abstract_from == Some(i) { SHARED_ABSTRACT } else { 0 }
+                | if restorable(&f.record.references, &key) { SHARED_REFERENCES } else { 0 }
+                | if restorable(&f.record.citations, &key) { SHARED_CITATIONS } else { 0 };
             let mut stored = f.record.clone();
+            if shared & SHARED_REFERENCES != 0 {
+                stored.references.clear();
+            }
+            if shared & SHARED_CITATIONS != 0 {
+                stored.citations.clear();
+            }
             if shared & SHARED_TITLE != 0 {
                 stored.title = String::new();
             }
@@ -319,7 +330,6 @@ impl<'c> Writer<'c> {
                 stored.abstract_ = String::new();
             }
             let data = serde_json::to_string(&stored)?;
-            let key = f.record.source_id.key();
             if (f.record.source.as_str(), key.as_str()) == new {
                 self.conn
                     .prepare_cached(
@@ -379,18 +389,9 @@ impl<'c> Writer<'c> {
         index.finish(conn)?;
         before_stats();
         if bulk {
-            conn.execute(
-                "INSERT OR IGNORE INTO edges (citing, cited)
-                 SELECT citing, cited FROM (
-                     SELECT coalesce((SELECT paper_id FROM aliases WHERE alias = l.citing), l.citing) AS citing,
-                            coalesce((SELECT paper_id FROM aliases WHERE alias = l.cited), l.cited) AS cited
-                     FROM links AS l)
-                 WHERE citing <> cited
-                 ORDER BY citing, cited",
-                [],
-            )?;
+            edges::derive_all(conn)?;
         } else {
-            rebuild_edges(conn, &dirty)?;
+            edges::rebuild(conn, &dirty)?;
         }
         for sql in dropped {
             conn.execute(&sql, [])?;
@@ -407,36 +408,13 @@ fn resolve_alias(conn: &Connection, alias: &str) -> anyhow::Result<Option<String
         .optional()?)
 }
 
-/// A node id: the canonical paper of an alias, or the id itself.
-fn resolve(conn: &Connection, id: &str) -> anyhow::Result<String> {
-    Ok(resolve_alias(conn, id)?.unwrap_or_else(|| id.to_string()))
-}
-
-/// Deletes and re-derives every edge with an end in `nodes`.
-fn rebuild_edges(conn: &Connection, nodes: &BTreeSet<String>) -> anyhow::Result<()> {
-    for n in nodes {
-        conn.prepare_cached("DELETE FROM edges WHERE citing = ?1")?.execute([n])?;
-        conn.prepare_cached("DELETE FROM edges WHERE cited = ?1")?.execute([n])?;
-    }
-    let mut pairs: BTreeSet<(String, String)> = BTreeSet::new();
-    {
-        let mut by_citing = conn.prepare_cached("SELECT citing, cited FROM links WHERE citing = ?1")?;
-        let mut by_cited = conn.prepare_cached("SELECT citing, cited FROM links WHERE cited = ?1")?;
-        for n in nodes {
-            for stmt in [&mut by_citing, &mut by_cited] {
-                let rows = stmt.query_map([n], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
-                for row in rows {
-                    pairs.insert(row?);
-                }
-            }
-        }
-    }
-    let mut ins = conn.prepare_cached("INSERT OR IGNORE INTO edges (citing, cited) VALUES (?1, ?2)")?;
-    for (citing, cited) in pairs {
-        let (a, b) = (resolve(conn, &citing)?, resolve(conn, &cited)?);
-        if a != b {
-            ins.execute(params![a, b])?;
-        }
-    }
-    Ok(())
+/// Whether a record's reference (or citation) list is exactly what its
+/// stated links give back: not empty (an empty list costs nothing), sorted
+/// by id without repeats, no empty or own id (those are not stated), and
+/// every id reading back as itself from its key.
+fn restorable(list: &[PaperId], own: &str) -> bool {
+    let keys: Vec<String> = list.iter().map(PaperId::key).collect();
+    !keys.is_empty()
+        && keys.windows(2).all(|w| w[0] < w[1])
+        && keys.iter().zip(list).all(|(k, id)| !k.is_empty() && k != own && PaperId::parse(k) == *id)
 }

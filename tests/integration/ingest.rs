@@ -457,7 +457,7 @@ fn a_new_index_has_8_kib_pages_and_its_load_time_indexes() {
     let page_size: i64 = store.conn().query_row("PRAGMA page_size", [], |r| r.get(0)).unwrap();
     assert_eq!(page_size, litindex::store::PAGE_SIZE);
     // The indexes a bulk load drops are all back.
-    for name in ["idx_links_cited", "idx_edges_cited", "idx_papers_year", "idx_papers_id_year"] {
+    for name in ["idx_stated_links_cited", "idx_papers_year", "idx_papers_doc_meta", "idx_paper_authors_surname"] {
         let n: i64 = store
             .conn()
             .query_row("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = ?1", [name], |r| r.get(0))
@@ -508,15 +508,17 @@ fn record_text_is_stored_once_and_given_back_when_another_source_takes_over() {
 
     ok_ingest(&db, &[s.to_str().unwrap()]);
     let (data, shared) = record("s2");
-    assert_eq!((data["title"].as_str(), shared), (Some(""), 1), "the paper row holds S2's title: not stored twice");
+    // Bits 1 and 2 are the text; bit 4 says S2's one stated reference is kept as its link only.
+    assert_eq!((data["title"].as_str(), shared & 3), (Some(""), 1), "the paper row holds S2's title: not stored twice");
+    assert_eq!((data["references"].as_array().map(Vec::len), shared & 4), (Some(0), 4), "{data}");
     assert_eq!(json_of(&db, &["paper", "2101.00001"])["title"], "Sparse mixtures of retrieval experts");
 
     // arXiv outranks S2 for text: S2's record gets its own title back.
     ok_ingest(&db, &[a.to_str().unwrap()]);
     let (data, shared) = record("s2");
-    assert_eq!((data["title"].as_str(), shared), (Some("Sparse mixtures of retrieval experts"), 0));
+    assert_eq!((data["title"].as_str(), shared & 3), (Some("Sparse mixtures of retrieval experts"), 0));
     let (data, shared) = record("arxiv");
-    assert_eq!((data["title"].as_str(), data["abstract"].as_str(), shared), (Some(""), Some(""), 3));
+    assert_eq!((data["title"].as_str(), data["abstract"].as_str(), shared & 3), (Some(""), Some(""), 3));
     assert_eq!(json_of(&db, &["paper", "2101.00001"])["title"], "Sparse Mixtures of Retrieval Experts");
 
     // Stripped or not, a record read again is recognised as unchanged.

@@ -21,6 +21,7 @@ mod export;
 mod failpoints;
 mod fetch;
 mod gaps;
+mod graph_int;
 mod hostile;
 mod import;
 mod ingest;

@@ -1,0 +1,84 @@
+//! `litindex check`'s invariants of the integer graph: nodes agree with the
+//! papers, the adjacency holds every edge in both directions, and the
+//! edges are exactly what the stated links derive to.
+
+use rusqlite::Connection;
+
+use super::check::{InvariantResult, Render, by_query, quoted, text};
+
+/// The graph's invariants as "rows that break it" queries.
+const QUERIES: &[(&str, &str, &str, Render)] = &[
+    (
+        "paper-node",
+        "every paper is a node carrying its doc id",
+        "SELECT p.id, p.doc FROM papers AS p
+         WHERE NOT EXISTS (SELECT 1 FROM nodes AS n WHERE n.id = p.id AND n.doc = p.doc) ORDER BY p.id",
+        |r| format!("paper {} (doc {}) has no node with its doc id", quoted(&r[0]), text(&r[1])),
+    ),
+    (
+        "node-paper",
+        "a node with a doc id is that paper",
+        "SELECT n.id, n.doc FROM nodes AS n WHERE n.doc IS NOT NULL
+         AND NOT EXISTS (SELECT 1 FROM papers AS p WHERE p.doc = n.doc AND p.id = n.id) ORDER BY n.id",
+        |r| format!("node {} says doc {}, which is not that paper", quoted(&r[0]), text(&r[1])),
+    ),
+    (
+        "adjacency-node",
+        "both ends of every adjacency row are nodes",
+        "SELECT a.node, a.dir, a.nbr FROM adjacency AS a
+         WHERE NOT EXISTS (SELECT 1 FROM nodes WHERE node = a.node) OR NOT EXISTS (SELECT 1 FROM nodes WHERE node = a.nbr)
+         ORDER BY 1, 2, 3",
+        |r| format!("adjacency ({}, {}, {}) names a node that does not exist", text(&r[0]), text(&r[1]), text(&r[2])),
+    ),
+    (
+        "adjacency-symmetric",
+        "every edge is stored in both directions",
+        "SELECT coalesce(c.id, a.node), a.dir, coalesce(d.id, a.nbr) FROM adjacency AS a
+         LEFT JOIN nodes AS c ON c.node = a.node LEFT JOIN nodes AS d ON d.node = a.nbr
+         WHERE NOT EXISTS (SELECT 1 FROM adjacency AS b WHERE b.node = a.nbr AND b.dir = 1 - a.dir AND b.nbr = a.node)
+         ORDER BY 1, 2, 3",
+        |r| {
+            let (a, b) = if text(&r[1]) == "0" { (&r[0], &r[2]) } else { (&r[2], &r[0]) };
+            format!("edge {} -> {} is stored in one direction only", quoted(a), quoted(b))
+        },
+    ),
+    (
+        "link-node",
+        "both ends of every stated link are nodes, and its source is known",
+        "SELECT l.citing, l.cited, l.origin FROM stated_links AS l
+         WHERE NOT EXISTS (SELECT 1 FROM nodes WHERE node = l.citing) OR NOT EXISTS (SELECT 1 FROM nodes WHERE node = l.cited)
+            OR (l.origin <> 0 AND NOT EXISTS (SELECT 1 FROM link_sources WHERE code = l.origin / 2))
+         ORDER BY 1, 2, 3",
+        |r| format!("stated link ({}, {}, origin {}) names an unknown node or source", text(&r[0]), text(&r[1]), text(&r[2])),
+    ),
+    (
+        "edges-derived",
+        "the edges are the stated links with both ends resolved through the aliases, no more, no fewer",
+        "WITH canon AS (
+             SELECT n.node, c.node AS to_node FROM nodes AS n
+             JOIN aliases AS x ON x.alias = n.id JOIN nodes AS c ON c.id = x.paper_id),
+         derived AS (
+             SELECT DISTINCT coalesce(ca.to_node, l.citing) AS a, coalesce(cb.to_node, l.cited) AS b
+             FROM stated_links AS l
+             LEFT JOIN canon AS ca ON ca.node = l.citing LEFT JOIN canon AS cb ON cb.node = l.cited),
+         wrong AS (
+             SELECT 'missing' AS what, a, b FROM (SELECT a, b FROM derived WHERE a <> b
+                                                  EXCEPT SELECT node, nbr FROM adjacency WHERE dir = 0)
+             UNION ALL
+             SELECT 'not derived', a, b FROM (SELECT node AS a, nbr AS b FROM adjacency WHERE dir = 0
+                                              EXCEPT SELECT a, b FROM derived))
+         SELECT w.what, coalesce(c.id, w.a), coalesce(d.id, w.b) FROM wrong AS w
+         LEFT JOIN nodes AS c ON c.node = w.a LEFT JOIN nodes AS d ON d.node = w.b ORDER BY 1, 2, 3",
+        |r| match &r[0] {
+            rusqlite::types::Value::Text(w) if w == "missing" => {
+                format!("edge {} -> {} follows from the links but is not stored", quoted(&r[1]), quoted(&r[2]))
+            }
+            _ => format!("edge {} -> {} is stored but no link states it", quoted(&r[1]), quoted(&r[2])),
+        },
+    ),
+];
+
+/// The graph's invariants, each evaluated.
+pub(crate) fn invariants(conn: &Connection) -> Vec<InvariantResult> {
+    QUERIES.iter().map(|&(name, description, sql, render)| by_query(conn, name, description, sql, render)).collect()
+}

@@ -1,0 +1,135 @@
+//! The integer graph's migration (`009_graph_int.sql`) from the schema
+//! before it: an index with TEXT `edges` and `links` and rows in every other
+//! table is migrated in place, and afterwards shows the same edges and
+//! links through the views, walks as the old edge list does, passes the
+//! graph's checks, keeps every other table as it was, and takes new links.
+
+use std::collections::BTreeMap;
+
+use rusqlite::Connection;
+
+use super::Store;
+use super::migrate::{MIGRATIONS, migrate};
+use crate::graph::{Direction, MemoryGraph, bfs};
+
+/// Rows of `sql`, each as text.
+fn rows(conn: &Connection, sql: &str) -> Vec<String> {
+    let mut stmt = conn.prepare(sql).unwrap();
+    let n = stmt.column_count();
+    stmt.query_map([], |r| {
+        let cells: Vec<String> =
+            (0..n).map(|i| format!("{:?}", r.get::<_, rusqlite::types::Value>(i).unwrap())).collect();
+        Ok(cells.join("|"))
+    })
+    .unwrap()
+    .map(Result::unwrap)
+    .collect()
+}
+
+/// The tables the graph migration must carry untouched, dumped.
+fn others(conn: &Connection) -> Vec<String> {
+    let mut out = Vec::new();
+    for table in [
+        "papers",
+        "aliases",
+        "records",
+        "marks",
+        "mark_tags",
+        "watches",
+        "watch_seen",
+        "fetch_responses",
+        "paper_authors",
+        "embed_models",
+        "vectors",
+        "merges",
+        "disagreements",
+        "index_meta",
+    ] {
+        out.push(table.to_string());
+        out.extend(rows(conn, &format!("SELECT * FROM {table} ORDER BY 1, 2")));
+    }
+    out
+}
+
+const OLD_EDGES: [(&str, &str); 6] = [("a", "b"), ("a", "ghost"), ("b", "a"), ("c", "a"), ("c", "b"), ("outside", "c")];
+
+#[test]
+fn the_graph_migration_keeps_edges_links_walks_and_every_other_table() {
+    let before = MIGRATIONS.iter().position(|(name, _)| *name == "009_graph_int.sql").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.db");
+    let mut conn = Connection::open(&path).unwrap();
+    for (_, sql) in &MIGRATIONS[..before] {
+        conn.execute_batch(sql).unwrap();
+    }
+    conn.pragma_update(None, "user_version", before as i64).unwrap();
+    conn.pragma_update(None, "application_id", super::APPLICATION_ID).unwrap();
+    conn.execute_batch(
+        r#"INSERT INTO index_meta VALUES (1, 'plain', 1.5, 0.75, 3, 6, 2.0, 2019, 2023, '2026-01-01T00:00:00Z');
+           INSERT INTO papers (doc, id, title, year, source, doc_len) VALUES
+               (1, 'a', 'x y', 2019, 'paper', 2), (2, 'b', 'x', 2021, 'paper', 1), (3, 'c', 'y z w', 2023, 'paper', 3);
+           INSERT INTO aliases VALUES ('a', 'a', 'own'), ('b', 'b', 'own'), ('c', 'c', 'own'), ('doi:10.1/b', 'b', 'doi');
+           INSERT INTO paper_authors (doc, surname) VALUES (1, 'lovelace');
+           INSERT INTO records (source, source_id, paper_id, format, origin, title_key, data, shared)
+               VALUES ('paper', 'a', 'a', 'paper', 't:1', 'x y', '{}', 0);
+           INSERT INTO edges VALUES ('a', 'b'), ('a', 'ghost'), ('b', 'a'), ('c', 'a'), ('c', 'b'), ('outside', 'c');
+           INSERT INTO links VALUES
+               ('paper', 'a', 'a', 'doi:10.1/b'), ('paper', 'a', 'a', 'ghost'), ('paper', 'b', 'b', 'a'),
+               ('paper', 'c', 'c', 'a'), ('s2', 'c', 'outside', 'c'), ('edges', '', 'c', 'b'), ('s2', 'c', 'c', 'a');
+           INSERT INTO marks VALUES ('a', 'favorite', 'good', '2026-01-01T00:00:00Z');
+           INSERT INTO mark_tags VALUES ('a', 'sparse', '2026-01-01T00:00:00Z');
+           INSERT INTO watches VALUES ('w', 'sparse', '[]', '2026-01-01T00:00:00Z', NULL);
+           INSERT INTO watch_seen VALUES ('w', 'a', 1);
+           INSERT INTO fetch_responses (request, api, fetched_at, body, body_len) VALUES ('GET x', 's2', 1, x'00', 1);
+           INSERT INTO embed_models VALUES (1, 'm', 2, '/m', 'f', 8, 't', 't');
+           INSERT INTO vectors VALUES (1, 1, 'h', 0, x'0000803f0000803f');"#,
+    )
+    .unwrap();
+    let edges = rows(&conn, "SELECT citing, cited FROM edges ORDER BY 1, 2");
+    let links = rows(&conn, "SELECT * FROM links ORDER BY 1, 2, 3, 4");
+    let kept = others(&conn);
+
+    migrate(&mut conn).unwrap();
+    assert_eq!(rows(&conn, "SELECT citing, cited FROM edges ORDER BY 1, 2"), edges, "the edges view");
+    assert_eq!(rows(&conn, "SELECT * FROM links ORDER BY 1, 2, 3, 4"), links, "the links view");
+    assert_eq!(others(&conn), kept, "the other tables are untouched");
+    for (name, ok, examples) in super::check_graph::invariants(&conn).into_iter().map(|i| (i.name, i.ok, i.examples)) {
+        assert!(ok, "{name}: {examples:?}");
+    }
+    drop(conn);
+
+    // Walks over the migrated file equal the BFS over the old edge list.
+    let store = Store::open(&path).unwrap();
+    let memory = MemoryGraph::new(OLD_EDGES);
+    for seed in ["a", "b", "c", "ghost", "outside", "nowhere"] {
+        for direction in [Direction::Both, Direction::References, Direction::Citations] {
+            for hops in 0..4 {
+                let seeds = [seed.to_string()];
+                let want: BTreeMap<String, u32> = bfs(&memory, &seeds, hops, direction).unwrap();
+                assert_eq!(store.expand_cte(&seeds, hops, direction).unwrap(), want, "cte {seed} {direction} {hops}");
+                let stored = bfs(&super::StoreAdjacency(&store), &seeds, hops, direction).unwrap();
+                assert_eq!(stored, want, "bfs {seed} {direction} {hops}");
+            }
+        }
+    }
+    let (reached, papers) = store.walk_papers(&["a".to_string()], 1, Direction::Both).unwrap();
+    assert_eq!(reached.keys().collect::<Vec<_>>(), ["a", "b", "c", "ghost"]);
+    assert_eq!(papers.get("c"), Some(&(3, Some(2023))), "a reached paper's doc and year, by integer");
+    assert!(!papers.contains_key("ghost"), "a dangling id is no paper");
+    drop(store);
+
+    // The migrated index takes new links: an edge file line and a re-derivation.
+    let conn = Connection::open(&path).unwrap();
+    let tx = conn.unchecked_transaction().unwrap();
+    let writer = super::writer::Writer::new(&tx).unwrap();
+    assert!(writer.add_link("ghost", "doi:10.1/b").unwrap());
+    assert!(!writer.add_link("ghost", "doi:10.1/b").unwrap(), "stated once");
+    writer.finish(|| {}).unwrap();
+    tx.commit().unwrap();
+    let n: i64 =
+        conn.query_row("SELECT count(*) FROM edges WHERE citing = 'ghost' AND cited = 'b'", [], |r| r.get(0)).unwrap();
+    assert_eq!(n, 1, "the new link's edge, its cited end resolved through the aliases");
+    for i in super::check_graph::invariants(&conn) {
+        assert!(i.ok, "{}: {:?}", i.name, i.examples);
+    }
+}

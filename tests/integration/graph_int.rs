@@ -1,0 +1,101 @@
+//! The integer graph end to end with the real binary: a record's reference
+//! and citation lists are stored once (as its links) and given back whole,
+//! and a merge re-derives the integer edges.
+
+use std::fs;
+use std::path::Path;
+
+use litindex::store::Store;
+use serde_json::Value;
+
+use crate::common::{litindex, stderr, stdout};
+
+fn ok(db: &Path, args: &[&str]) -> String {
+    let o = litindex().arg("--db").arg(db).args(args).output().expect("run litindex");
+    assert!(o.status.success(), "{args:?} failed:\n{}{}", stdout(&o), stderr(&o));
+    stdout(&o)
+}
+
+/// (data as JSON, shared bits) of the record `source:source_id`.
+fn record(db: &Path, source_id: &str) -> (Value, i64) {
+    let store = Store::open(db).unwrap();
+    let (data, shared): (String, i64) = store
+        .conn()
+        .query_row("SELECT data, shared FROM records WHERE source_id = ?1", [source_id], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap();
+    (serde_json::from_str(&data).unwrap(), shared)
+}
+
+#[test]
+fn reference_lists_are_stored_as_links_once_and_read_back_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("g.db");
+    let file = dir.path().join("p.jsonl");
+    fs::write(
+        &file,
+        concat!(
+            r#"{"id": "a", "title": "Sparse routing", "references": ["b", "c"], "citations": ["d"]}"#,
+            "\n",
+            r#"{"id": "e", "title": "Dense routing", "references": ["z", "y", "z"]}"#,
+            "\n",
+        ),
+    )
+    .unwrap();
+    ok(&db, &["ingest", "--quiet", file.to_str().unwrap()]);
+
+    let (a, shared) = record(&db, "a");
+    assert_eq!(shared & 12, 12, "a's sorted lists are its links: {shared}");
+    assert_eq!(
+        (a["references"].clone(), a["citations"].clone()),
+        (Value::from(Vec::<String>::new()), Value::from(Vec::<String>::new()))
+    );
+    let (e, shared) = record(&db, "e");
+    assert_eq!(shared & 4, 0, "an unsorted list with a repeat is kept as given");
+    let ids: Vec<&str> = e["references"].as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["z", "y", "z"]);
+
+    // Read back whole, both records are recognised as unchanged.
+    let out = ok(&db, &["ingest", file.to_str().unwrap()]);
+    assert!(out.contains("2 unchanged"), "{out}");
+    // A changed list replaces the links and is stored once again.
+    fs::write(
+        &file,
+        format!("{}\n", r#"{"id": "a", "title": "Sparse routing", "references": ["c", "f"], "citations": ["d"]}"#),
+    )
+    .unwrap();
+    let out = ok(&db, &["ingest", file.to_str().unwrap()]);
+    assert!(out.contains("1 updated"), "{out}");
+    let paper: Value = serde_json::from_str(&ok(&db, &["paper", "a", "--format", "json"])).unwrap();
+    assert_eq!(paper["references"], serde_json::json!(["c", "f"]), "{paper}");
+    let check = litindex().arg("--db").arg(&db).arg("check").output().unwrap();
+    assert!(check.status.success(), "{}", stdout(&check));
+}
+
+#[test]
+fn a_merge_moves_the_integer_edges_to_the_surviving_paper() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("m.db");
+    let first = dir.path().join("1.jsonl");
+    let second = dir.path().join("2.jsonl");
+    fs::write(
+        &first,
+        concat!(
+            r#"{"id": "10.1234/shared.paper.2021", "title": "Sparse mixtures of retrieval experts", "references": ["r"]}"#,
+            "\n",
+            r#"{"id": "c", "title": "Citer", "references": ["2101.00001"]}"#,
+            "\n",
+        ),
+    )
+    .unwrap();
+    // An arXiv record naming the DOI: the two are one paper, under the arXiv id.
+    let arxiv = r#"{"id": "2101.00001", "title": "Sparse Mixtures of Retrieval Experts", "abstract": "We route queries.", "authors": "Ada Lovelace", "versions": [{"version": "v1", "created": "Mon, 4 Jan 2021 10:00:00 GMT"}], "update_date": "2021-01-04", "categories": "cs.IR", "doi": "10.1234/Shared.Paper.2021", "journal-ref": null}"#;
+    fs::write(&second, format!("{arxiv}\n")).unwrap();
+    ok(&db, &["ingest", "--quiet", first.to_str().unwrap()]);
+    ok(&db, &["ingest", "--quiet", second.to_str().unwrap()]);
+    let neighbors: Value =
+        serde_json::from_str(&ok(&db, &["neighbors", "2101.00001", "--hops", "1", "--format", "json"])).unwrap();
+    let text = neighbors.to_string();
+    assert!(text.contains("\"r\"") && text.contains("\"c\""), "{text}");
+    let check = litindex().arg("--db").arg(&db).arg("check").output().unwrap();
+    assert!(check.status.success(), "{}", stdout(&check));
+}
