@@ -6,6 +6,13 @@ use std::path::Path;
 
 use crate::common::{run_in, stderr};
 
+/// Runs `bench --corpus c.jsonl --queries q.txt` and `extra` in `dir`.
+fn bench(dir: &Path, extra: &[&str]) -> std::process::Output {
+    let mut args = vec!["bench", "--corpus", "c.jsonl", "--queries", "q.txt"];
+    args.extend_from_slice(extra);
+    run_in(dir, &args)
+}
+
 /// Writes a generated corpus `c.jsonl` and `n` queries `q.txt` into `dir`.
 fn corpus(dir: &Path, papers: &str, n: &str) {
     let out = run_in(dir, &["gen", "--papers", papers, "--seed", "5", "--queries", "q.txt", "--num-queries", n]);
@@ -18,22 +25,23 @@ fn corpus(dir: &Path, papers: &str, n: &str) {
 fn bench_peer_tantivy_without_the_feature_is_a_usage_error() {
     let dir = tempfile::tempdir().unwrap();
     corpus(dir.path(), "20", "3");
-    let out = run_in(dir.path(), &["bench", "--corpus", "c.jsonl", "--queries", "q.txt", "--peer", "fts5,tantivy"]);
+    let out = bench(dir.path(), &["--peer", "fts5,tantivy"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     let err = stderr(&out);
     assert!(err.contains("--features tantivy") && err.lines().count() == 1, "{err}");
     assert!(!dir.path().join("litindex.db").exists());
 }
 
-#[cfg(feature = "tantivy")]
+/// The tests of the peer itself: compiled always (so a default build checks
+/// them), run only in a build with the feature.
 mod with_feature {
     use std::collections::HashMap;
     use std::fs;
 
     use serde_json::Value;
 
-    use super::corpus;
-    use crate::common::{run_in, stderr, stdout};
+    use super::{bench, corpus};
+    use crate::common::{stderr, stdout};
 
     fn figures(report: &Value) -> HashMap<String, Value> {
         report["figures"]
@@ -49,25 +57,12 @@ mod with_feature {
     }
 
     #[test]
+    #[cfg_attr(not(feature = "tantivy"), ignore = "needs --features tantivy")]
     fn bench_peer_fts5_tantivy_reports_tantivy_and_agrees_with_litindex() {
         let dir = tempfile::tempdir().unwrap();
         corpus(dir.path(), "600", "120");
-        let args = [
-            "bench",
-            "--corpus",
-            "c.jsonl",
-            "--queries",
-            "q.txt",
-            "--peer",
-            "fts5,tantivy",
-            "--tantivy-threads",
-            "2",
-            "--dir",
-            "d",
-            "--format",
-            "json",
-        ];
-        let out = run_in(dir.path(), &args);
+        let out =
+            bench(dir.path(), &["--peer", "fts5,tantivy", "--tantivy-threads", "2", "--dir", "d", "--format", "json"]);
         assert!(out.status.success(), "bench failed: {}", stderr(&out));
         let report: Value = serde_json::from_str(&stdout(&out)).unwrap();
         let f = figures(&report);
@@ -104,20 +99,14 @@ mod with_feature {
         assert!(overlap >= OVERLAP_AT_LEAST, "top-10 overlap {overlap}");
 
         // The table has tantivy's columns.
-        let out = run_in(
-            dir.path(),
-            &["bench", "--corpus", "c.jsonl", "--queries", "q.txt", "--peer", "tantivy", "--dir", "t"],
-        );
+        let out = bench(dir.path(), &["--peer", "tantivy", "--dir", "t"]);
         assert!(out.status.success(), "bench failed: {}", stderr(&out));
         let table = stdout(&out);
         let header = table.lines().nth(1).unwrap();
         assert!(header.contains("tantivy") && header.contains("ratio_t"), "{table}");
         assert!(table.lines().any(|l| l.starts_with("top1_agreement")), "{table}");
         // An existing tantivy index in --dir is refused before anything is built.
-        let again = run_in(
-            dir.path(),
-            &["bench", "--corpus", "c.jsonl", "--queries", "q.txt", "--peer", "tantivy", "--dir", "t"],
-        );
+        let again = bench(dir.path(), &["--peer", "tantivy", "--dir", "t"]);
         assert_eq!(again.status.code(), Some(1));
         assert!(stderr(&again).contains("already exists"), "{}", stderr(&again));
     }
@@ -129,33 +118,16 @@ mod with_feature {
     const OVERLAP_AT_LEAST: f64 = 0.95;
 
     #[test]
+    #[cfg_attr(not(feature = "tantivy"), ignore = "needs --features tantivy")]
     fn bench_top_k_renames_the_figures_and_refuses_fts5() {
         let dir = tempfile::tempdir().unwrap();
         corpus(dir.path(), "100", "10");
-        let out = run_in(
-            dir.path(),
-            &[
-                "bench",
-                "--corpus",
-                "c.jsonl",
-                "--queries",
-                "q.txt",
-                "--peer",
-                "tantivy",
-                "--top",
-                "50",
-                "--format",
-                "json",
-            ],
-        );
+        let out = bench(dir.path(), &["--peer", "tantivy", "--top", "50", "--format", "json"]);
         assert!(out.status.success(), "bench failed: {}", stderr(&out));
         let f = figures(&serde_json::from_str(&stdout(&out)).unwrap());
         assert!(num(&f["bm25_top50_p50"], "tantivy") > 0.0 && num(&f["bm25_top50_p50"], "litindex") > 0.0);
         assert!(!f.contains_key("bm25_top10_p50"));
-        let out = run_in(
-            dir.path(),
-            &["bench", "--corpus", "c.jsonl", "--queries", "q.txt", "--peer", "fts5", "--top", "50"],
-        );
+        let out = bench(dir.path(), &["--peer", "fts5", "--top", "50"]);
         assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     }
 }
