@@ -241,9 +241,15 @@ pub struct BenchArgs {
     pub queries: PathBuf,
     #[arg(long, default_value = "plain", value_parser = named::<Analyzer>("analyzer"))]
     pub analyzer: Analyzer,
-    /// Also measure a peer on the same documents and queries
-    #[arg(long, value_enum)]
-    pub peer: Option<Peer>,
+    /// Also measure peers on the same documents and queries: a list, e.g. `fts5,tantivy` (tantivy needs a build with `--features tantivy`)
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub peer: Vec<Peer>,
+    /// tantivy's indexing threads, 1-8 (default: the machine's, at most 8)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=8))]
+    pub tantivy_threads: Option<u16>,
+    /// How many BM25 papers litindex's and tantivy's timed top-k keep (FTS5: 10 only)
+    #[arg(long, value_name = "K", default_value_t = 10, value_parser = clap::value_parser!(u16).range(1..=1000))]
+    pub top: u16,
     /// Where to build (default: a temporary directory, removed afterwards)
     #[arg(long, value_name = "DIR")]
     pub dir: Option<PathBuf>,
@@ -259,6 +265,8 @@ pub struct BenchArgs {
 pub enum Peer {
     /// SQLite FTS5 with bm25()
     Fts5,
+    /// The tantivy crate's BM25 (a build with `--features tantivy`)
+    Tantivy,
 }
 
 #[derive(Debug, Args)]

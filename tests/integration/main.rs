@@ -11,6 +11,7 @@
 
 mod analyzers;
 mod bench;
+mod bench_tantivy;
 mod bm25;
 mod cli;
 mod common;

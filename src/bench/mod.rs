@@ -40,6 +40,12 @@
 //! (FTS5's own tokenizer then stems them as it stemmed the text), run as
 //! `SELECT rowid FROM t WHERE t MATCH ?1 ORDER BY bm25(t) LIMIT 10`, one
 //! cached statement (`store::fts5`).
+//!
+//! tantivy (`--peer tantivy`, cargo feature `tantivy`): see [`tantivy`]. Its
+//! figures fill the `tantivy` column, `tantivy_ratio` is litindex ÷ tantivy;
+//! `top1_agreement` and `topk_overlap` say how far its top-k ids agree with
+//! litindex's BM25 top-k ([`tantivy::agreement`]). `--top K` times BM25
+//! top-K instead of top-10 (figures `bm25_topK_*`; litindex and tantivy only).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -59,10 +65,16 @@ use crate::search::{DEFAULT_LIMIT, Filter, SearchParams, SearchRequest, YearRang
 use crate::store::fts5::{Fts5Builder, Fts5Reader};
 use crate::store::{Store, StoreAdjacency};
 
+#[cfg(feature = "tantivy")]
+pub mod tantivy;
+
+/// Whether this build can measure tantivy (the cargo feature `tantivy`).
+pub const TANTIVY_AVAILABLE: bool = cfg!(feature = "tantivy");
+
 /// How many queries the whole-process figure runs.
 pub(crate) const PROCESS_QUERIES: usize = 20;
 /// How many BM25 papers are kept (and seed the walks).
-pub(crate) const TOP: usize = 10;
+pub const TOP: usize = 10;
 /// How far the walks go.
 pub(crate) const HOPS: u32 = 2;
 
@@ -74,6 +86,12 @@ pub struct BenchOptions {
     pub analyzer: Analyzer,
     /// Also build and query FTS5.
     pub fts5: bool,
+    /// Also build and query tantivy (needs the feature; an error without it).
+    pub tantivy: bool,
+    /// tantivy's indexing threads.
+    pub tantivy_threads: usize,
+    /// How many BM25 papers the `bm25_top*` figures (and tantivy's) keep: [`TOP`] by default.
+    pub top: usize,
     /// Where to build; `None`: a temporary directory, removed afterwards.
     pub dir: Option<PathBuf>,
     /// The `litindex` binary for the whole-process figure; `None` skips it (null).
@@ -92,6 +110,10 @@ pub struct Figure {
     pub fts5: Option<f64>,
     /// litindex / FTS5, when both are there and FTS5's is not zero.
     pub ratio: Option<f64>,
+    /// tantivy's figure (`bench --peer tantivy`).
+    pub tantivy: Option<f64>,
+    /// litindex / tantivy, likewise.
+    pub tantivy_ratio: Option<f64>,
 }
 
 /// Everything `bench` measured.
@@ -174,7 +196,7 @@ pub fn peak_rss_bytes() -> Option<u64> {
 }
 
 /// Resets the peak resident set size to the current one (Linux ≥ 4.0).
-fn reset_peak_rss() -> bool {
+pub(crate) fn reset_peak_rss() -> bool {
     std::fs::write("/proc/self/clear_refs", "5").is_ok()
 }
 
@@ -200,7 +222,7 @@ pub fn read_queries(path: &Path) -> anyhow::Result<Vec<String>> {
 }
 
 /// Runs `f` over every query once untimed, then once timed.
-fn time_queries<T>(
+pub(crate) fn time_queries<T>(
     queries: &[String],
     mut f: impl FnMut(usize, &str) -> anyhow::Result<T>,
 ) -> anyhow::Result<(Vec<Duration>, Vec<T>)> {
@@ -245,6 +267,8 @@ pub struct QueryFigures {
     pub search_filtered_hits_mean: f64,
     /// Mean number of ids (papers or dangling) within 2 hops of the top-10 seeds.
     pub expand2_nodes_mean: f64,
+    /// The paper ids of each query's BM25 top-k, best first.
+    pub top_ids: Vec<Vec<String>>,
 }
 
 /// Runs the whole benchmark: builds, queries, figures.
@@ -254,10 +278,10 @@ pub fn run_bench(opts: &BenchOptions) -> anyhow::Result<BenchReport> {
         let dir = opts.dir.as_ref().ok_or_else(|| anyhow::anyhow!("--reuse needs --dir DIR of an earlier run"))?;
         let db = dir.join("litindex.db");
         anyhow::ensure!(db.is_file(), "{} does not exist: run bench --dir without --reuse first", db.display());
-        anyhow::ensure!(!opts.fts5, "--reuse times litindex's queries only: drop --peer");
+        anyhow::ensure!(!opts.fts5 && !opts.tantivy, "--reuse times litindex's queries only: drop --peer");
         let papers = Store::open(&db)?.meta()?.num_docs;
         let build = BuildFigures { secs: f64::NAN, bytes: db_bytes(&db), peak_rss: None, papers };
-        let measured = query_litindex(&db, &queries, opts.exe.as_deref())?;
+        let measured = query_litindex(&db, &queries, opts.exe.as_deref(), opts.top)?;
         let mut out = report(&build, &measured, None, queries.len());
         for f in out.figures.iter_mut().filter(|f| f.name.starts_with("build_")) {
             f.litindex = None;
@@ -265,6 +289,14 @@ pub fn run_bench(opts: &BenchOptions) -> anyhow::Result<BenchReport> {
         return Ok(out);
     }
     anyhow::ensure!(opts.corpus.is_file(), "cannot read {}: no such file", opts.corpus.display());
+    anyhow::ensure!(
+        TANTIVY_AVAILABLE || !opts.tantivy,
+        "this litindex was built without tantivy: rebuild with `cargo build --release --features tantivy`"
+    );
+    anyhow::ensure!(
+        opts.top == TOP || !opts.fts5,
+        "FTS5 is measured at top-{TOP} only: drop --top or fts5 from --peer"
+    );
     let tmp;
     let dir: &Path = match &opts.dir {
         Some(d) => {
@@ -278,20 +310,72 @@ pub fn run_bench(opts: &BenchOptions) -> anyhow::Result<BenchReport> {
     };
     let db = dir.join("litindex.db");
     let fts_db = dir.join("fts5.db");
-    for p in [&db, &fts_db] {
+    for p in [&db, &fts_db, &dir.join(TANTIVY_DIR)] {
         anyhow::ensure!(!p.exists(), "{} already exists; remove it or pass another --dir", p.display());
     }
     // Both builds first, so neither's peak memory includes what the query
     // phase leaves allocated; FTS5 first, because the allocator keeps
     // litindex's freed build buffers resident and they would count as FTS5's.
     let fts_build = if opts.fts5 { Some(build_fts5(&opts.corpus, &fts_db, opts.analyzer)?) } else { None };
+    let peers = Peers::build(opts, dir)?;
     let build = build_litindex(&opts.corpus, &db, opts.analyzer)?;
-    let measured = query_litindex(&db, &queries, opts.exe.as_deref())?;
+    let measured = query_litindex(&db, &queries, opts.exe.as_deref(), opts.top)?;
     let fts = match fts_build {
         Some(b) => Some((b, query_fts5(&fts_db, opts.analyzer, &queries)?)),
         None => None,
     };
-    Ok(report(&build, &measured, fts.as_ref(), queries.len()))
+    let mut out = report(&build, &measured, fts.as_ref(), queries.len());
+    if opts.top != TOP {
+        for f in out.figures.iter_mut() {
+            f.name = f.name.replace("bm25_top10", &format!("bm25_top{}", opts.top));
+        }
+    }
+    peers.query_into(opts, dir, &queries, &measured, &mut out)?;
+    Ok(out)
+}
+
+/// The directory, under `bench --dir`, of tantivy's index.
+pub const TANTIVY_DIR: &str = "tantivy";
+
+/// The peers other than FTS5 a run builds: tantivy, with the feature.
+struct Peers {
+    #[cfg(feature = "tantivy")]
+    tantivy: Option<tantivy::TantivyBuild>,
+}
+
+impl Peers {
+    /// Builds the peers `opts` asks for in `dir`.
+    fn build(opts: &BenchOptions, dir: &Path) -> anyhow::Result<Peers> {
+        #[cfg(feature = "tantivy")]
+        {
+            let build = || tantivy::build(&opts.corpus, &dir.join(TANTIVY_DIR), opts.analyzer, opts.tantivy_threads);
+            Ok(Peers { tantivy: opts.tantivy.then(build).transpose()? })
+        }
+        #[cfg(not(feature = "tantivy"))]
+        {
+            let _ = (opts, dir);
+            Ok(Peers {})
+        }
+    }
+
+    /// Times the peers' queries and puts their figures into `out`.
+    fn query_into(
+        self,
+        opts: &BenchOptions,
+        dir: &Path,
+        queries: &[String],
+        measured: &QueryFigures,
+        out: &mut BenchReport,
+    ) -> anyhow::Result<()> {
+        #[cfg(feature = "tantivy")]
+        if let Some(build) = self.tantivy {
+            let q = tantivy::query(&dir.join(TANTIVY_DIR), opts.analyzer, queries, opts.top)?;
+            tantivy::fill_report(out, &build, &q, &measured.top_ids);
+        }
+        #[cfg(not(feature = "tantivy"))]
+        let _ = (self, opts, dir, queries, measured, out);
+        Ok(())
+    }
 }
 
 /// Builds a new litindex index at `db` from `corpus` as `build --jsonl` does.
@@ -307,11 +391,16 @@ pub(crate) fn build_litindex(corpus: &Path, db: &Path, analyzer: Analyzer) -> an
 }
 
 /// Times litindex's query paths over an existing index.
-pub(crate) fn query_litindex(db: &Path, queries: &[String], exe: Option<&Path>) -> anyhow::Result<QueryFigures> {
+pub(crate) fn query_litindex(
+    db: &Path,
+    queries: &[String],
+    exe: Option<&Path>,
+    top: usize,
+) -> anyhow::Result<QueryFigures> {
     let store = Store::open(db)?;
     let analyzer = store.meta()?.analyzer()?;
     let (bm25_times, tops) =
-        time_queries(queries, |_, q| Ok(top_k(store.bm25_top_k(&query_terms(analyzer, q), TOP)?, TOP)))?;
+        time_queries(queries, |_, q| Ok(top_k(store.bm25_top_k(&query_terms(analyzer, q), top)?, top)))?;
     let matches: Vec<usize> =
         queries.iter().map(|q| Ok(bm25_scores(&store, q)?.len())).collect::<anyhow::Result<_>>()?;
     // As `litindex search` runs it: details read for the hits it prints.
@@ -323,10 +412,11 @@ pub(crate) fn query_litindex(db: &Path, queries: &[String], exe: Option<&Path>) 
         let r = SearchRequest { filter: filters[i].clone(), ..request.with_query(q) };
         Ok(search(&store, &r, None)?.hit_count)
     })?;
-    let seeds: Vec<Vec<String>> = tops
+    let top_ids: Vec<Vec<String>> = tops
         .iter()
         .map(|top| top.iter().map(|c| Ok(store.paper_by_doc(c.doc)?.id)).collect())
         .collect::<anyhow::Result<_>>()?;
+    let seeds: Vec<Vec<String>> = top_ids.iter().map(|ids| ids.iter().take(TOP).cloned().collect()).collect();
     let (cte_times, reached) =
         time_queries(queries, |i, _| Ok(store.expand_cte(&seeds[i], HOPS, Direction::Both)?.len()))?;
     let adjacency = StoreAdjacency(&store);
@@ -351,6 +441,7 @@ pub(crate) fn query_litindex(db: &Path, queries: &[String], exe: Option<&Path>) 
         search_hits_mean: mean(&hits),
         search_filtered_hits_mean: mean(&filtered_hits),
         expand2_nodes_mean: mean(&reached),
+        top_ids,
     })
 }
 
@@ -405,7 +496,15 @@ pub fn report(
             (Some(a), Some(b)) if b != 0.0 && a.is_finite() && b.is_finite() => Some(a / b),
             _ => None,
         };
-        figures.push(Figure { name: name.to_string(), unit, litindex, fts5, ratio });
+        figures.push(Figure {
+            name: name.to_string(),
+            unit,
+            litindex,
+            fts5,
+            ratio,
+            tantivy: None,
+            tantivy_ratio: None,
+        });
     };
     let fb = fts.map(|(b, _)| b);
     let fl = fts.and_then(|(_, l)| *l);
@@ -484,17 +583,24 @@ pub(crate) fn build_fts5(corpus: &Path, path: &Path, analyzer: Analyzer) -> anyh
 /// Writes the report as a table for people.
 pub fn write_table(report: &BenchReport, out: &mut dyn Write) -> anyhow::Result<()> {
     writeln!(out, "{} papers, {} queries", report.papers, report.queries)?;
-    writeln!(out, "{:<22} {:<10} {:>14} {:>14} {:>8}", "name", "unit", "litindex", "fts5", "ratio")?;
+    // tantivy's two columns only when it was measured.
+    let tantivy = report.figures.iter().any(|f| f.tantivy.is_some());
+    let ratio = |r: Option<f64>| r.map_or("-".to_string(), |r| format!("{r:.2}"));
+    write!(out, "{:<22} {:<10} {:>14} {:>14} {:>8}", "name", "unit", "litindex", "fts5", "ratio")?;
+    writeln!(out, "{}", if tantivy { format!(" {:>14} {:>8}", "tantivy", "ratio_t") } else { String::new() })?;
     for f in &report.figures {
-        writeln!(
+        write!(
             out,
             "{:<22} {:<10} {:>14} {:>14} {:>8}",
             f.name,
             f.unit,
             number(f.litindex),
             number(f.fts5),
-            f.ratio.map_or("-".to_string(), |r| format!("{r:.2}"))
+            ratio(f.ratio)
         )?;
+        let t =
+            if tantivy { format!(" {:>14} {:>8}", number(f.tantivy), ratio(f.tantivy_ratio)) } else { String::new() };
+        writeln!(out, "{t}")?;
     }
     Ok(())
 }
