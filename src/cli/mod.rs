@@ -8,6 +8,7 @@ mod export;
 mod fetch;
 mod marks;
 mod mcp;
+mod opensearch;
 mod search;
 mod serve;
 
@@ -17,6 +18,7 @@ pub use export::*;
 pub use fetch::*;
 pub use marks::*;
 pub use mcp::*;
+pub use opensearch::*;
 pub use search::*;
 pub use serve::*;
 
