@@ -14,7 +14,7 @@ use litindex::store::Store;
 
 /// Connects to the backend `opts` names and checks its index.
 pub fn open(opts: &BackendOpts, target: &Target) -> anyhow::Result<Backend> {
-    Backend::open(target, Duration::from_secs(opts.backend_timeout.max(1)))
+    Ok(Backend::open(target, Duration::from_secs(opts.backend_timeout.max(1)))?.with_scoring(opts.backend_scores))
 }
 
 /// The search flags the backend cannot honour, as a usage error.

@@ -5,8 +5,11 @@
 //!    query term (analysed here, by the index's analyzer), boosted by the
 //!    term's count in the query, sorted by score then id, `depth` deep
 //!    (`max(top_k, pool)`), with `search_type=dfs_query_then_fetch` so N, df
-//!    and avgdl are the whole index's whatever the shard count. Each score is
-//!    Lucene's times `(k1 + 1)` (Lucene's BM25 leaves that factor out).
+//!    and avgdl are the whole index's whatever the shard count. With
+//!    [`Scoring::Exact`] (the default) the cluster's list is deeper and
+//!    every score is litindex's own, recomputed ([`super::exact`]); with
+//!    [`Scoring::Lucene`] a score is Lucene's times `(k1 + 1)` (Lucene's BM25
+//!    leaves that factor out).
 //! 2. The walk: [`crate::graph::bfs`] over [`RemoteAdjacency`], one hop at a
 //!    time: the references of a frontier are its papers' `references`
 //!    (an `ids` query, `_source` filtered to that field), its citations the
@@ -31,10 +34,12 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use super::client::{Client, Target};
+use super::exact::{Exact, window};
 use super::mapping::{RemoteMeta, check};
+use super::walk::RemoteAdjacency;
 use crate::bm25::query_terms;
 use crate::candidate::Candidate;
-use crate::graph::{Adjacency, Direction, bfs};
+use crate::graph::bfs;
 use crate::paper::PaperId;
 use crate::search::rank::seed_evidence;
 use crate::search::{GraphScore, Hit, Mode, RetrievalResult, SearchRequest, graph_score, recency_score, snippet};
@@ -49,14 +54,28 @@ pub struct Backend {
     client: Client,
     target: Target,
     meta: RemoteMeta,
+    scoring: Scoring,
     requests: Cell<u64>,
 }
 
-/// A paper's BM25 score (litindex's scale) and year, as the cluster has them.
+/// Whose BM25 scores a search ranks by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Scoring {
+    /// litindex's, recomputed from the cluster's exact statistics and term
+    /// vectors ([`super::exact`]): the local index's scores.
+    #[default]
+    Exact,
+    /// Lucene's `_score` times (k1 + 1): one request fewer, but document
+    /// lengths rounded to Lucene's one-byte norms.
+    Lucene,
+}
+
+/// A paper's BM25 score (litindex's scale), year and length, as the cluster has them.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Scored {
     pub bm25: f64,
     pub year: Option<i32>,
+    pub doc_len: u32,
 }
 
 impl Backend {
@@ -65,7 +84,18 @@ impl Backend {
         let client = Client::new(&target.host, timeout);
         let answer = client.get(&format!("/{}", target.index))?;
         let meta = check(&target.index, &answer)?;
-        Ok(Backend { client, target: target.clone(), meta, requests: Cell::new(0) })
+        Ok(Backend { client, target: target.clone(), meta, scoring: Scoring::default(), requests: Cell::new(0) })
+    }
+
+    /// Ranks by `scoring` (default [`Scoring::Exact`]).
+    pub fn with_scoring(mut self, scoring: Scoring) -> Backend {
+        self.scoring = scoring;
+        self
+    }
+
+    /// The index's name.
+    pub fn index(&self) -> &str {
+        &self.target.index
     }
 
     /// What the index's `_meta` says.
@@ -78,16 +108,39 @@ impl Backend {
         self.requests.get()
     }
 
-    fn search_raw(&self, body: &Value) -> anyhow::Result<Vec<Value>> {
+    /// `POST path` with a JSON body, counted in [`Backend::requests`].
+    pub(crate) fn post(&self, path: &str, body: &Value) -> anyhow::Result<Value> {
         self.requests.set(self.requests.get() + 1);
-        let path = format!("/{}/_search?search_type=dfs_query_then_fetch", self.target.index);
-        let answer = self.client.json("POST", &path, body)?;
+        self.client.json("POST", path, body)
+    }
+
+    /// A `_search` of the index (`dfs_query_then_fetch`: global statistics), the whole answer.
+    pub(crate) fn search_answer(&self, body: &Value) -> anyhow::Result<Value> {
+        self.post(&format!("/{}/_search?search_type=dfs_query_then_fetch", self.target.index), body)
+    }
+
+    fn search_raw(&self, body: &Value) -> anyhow::Result<Vec<Value>> {
+        let answer = self.search_answer(body)?;
         Ok(answer["hits"]["hits"].as_array().cloned().unwrap_or_default())
+    }
+
+    /// `scored` with the exact score in place of Lucene's (papers matching no term keep 0).
+    fn rescore(&self, exact: Option<&Exact>, scored: &mut HashMap<String, Scored>) -> anyhow::Result<()> {
+        let Some(exact) = exact else { return Ok(()) };
+        let docs: Vec<(String, u32)> =
+            scored.iter().filter(|(_, s)| s.bm25 > 0.0).map(|(id, s)| (id.clone(), s.doc_len)).collect();
+        let scores = exact.scores(self, &docs)?;
+        for (id, s) in scored.iter_mut() {
+            if s.bm25 > 0.0 {
+                s.bm25 = scores.get(id).copied().unwrap_or(0.0);
+            }
+        }
+        Ok(())
     }
 
     /// Every hit of `query`, `fields` of `_source` (none: `_source` off),
     /// paged by `search_after` on the id.
-    fn search_all(&self, query: Value, fields: &[&str]) -> anyhow::Result<Vec<Value>> {
+    pub(crate) fn search_all(&self, query: Value, fields: &[&str]) -> anyhow::Result<Vec<Value>> {
         let source = if fields.is_empty() { json!(false) } else { json!(fields) };
         let mut out = Vec::new();
         let mut after: Option<Value> = None;
@@ -117,39 +170,61 @@ impl Backend {
         hit["_score"].as_f64().unwrap_or(0.0) * (self.meta.k1 + 1.0)
     }
 
-    /// The `depth` best papers for `terms`, best first, ties by id.
-    pub fn first_stage(&self, terms: &[(String, u32)], depth: usize) -> anyhow::Result<Vec<(String, Scored)>> {
+    /// The `depth` best papers for `terms`, best first, ties by id. With
+    /// `exact`, the cluster's best [`window`]`(depth)` rescored exactly.
+    pub fn first_stage(
+        &self,
+        terms: &[(String, u32)],
+        depth: usize,
+        exact: Option<&Exact>,
+    ) -> anyhow::Result<Vec<(String, Scored)>> {
         if terms.is_empty() || depth == 0 {
             return Ok(Vec::new());
         }
+        let size = if exact.is_some() { window(depth) } else { depth };
         let body = json!({
             "query": {"bool": {"should": Self::term_clauses(terms)}},
-            "_source": ["year"], "size": depth, "track_total_hits": false,
+            "_source": ["year", "doc_len"], "size": size, "track_total_hits": false,
             "sort": [{"_score": "desc"}, {"id": "asc"}]
         });
-        let hits = self.search_raw(&body)?;
-        Ok(hits.iter().map(|h| (hit_id(h), Scored { bm25: self.bm25_of(h), year: year_of(h) })).collect())
+        let mut scored: HashMap<String, Scored> =
+            self.search_raw(&body)?.iter().map(|h| self.scored(h, true)).collect();
+        self.rescore(exact, &mut scored)?;
+        let mut list: Vec<(String, Scored)> = scored.into_iter().collect();
+        list.sort_by(|a, b| b.1.bm25.total_cmp(&a.1.bm25).then_with(|| a.0.cmp(&b.0)));
+        list.truncate(depth);
+        Ok(list)
+    }
+
+    /// A hit's id and parts (its score only when it matched a term).
+    fn scored(&self, hit: &Value, matched: bool) -> (String, Scored) {
+        let doc_len = hit["_source"]["doc_len"].as_u64().and_then(|n| u32::try_from(n).ok()).unwrap_or(0);
+        let bm25 = if matched { self.bm25_of(hit) } else { 0.0 };
+        (hit_id(hit), Scored { bm25, year: year_of(hit), doc_len })
     }
 
     /// The BM25 score (0 when it matches no term) and year of each of `ids`
     /// that is a paper of the index.
-    pub fn scores_of(&self, terms: &[(String, u32)], ids: &[String]) -> anyhow::Result<HashMap<String, Scored>> {
+    pub fn scores_of(
+        &self,
+        terms: &[(String, u32)],
+        ids: &[String],
+        exact: Option<&Exact>,
+    ) -> anyhow::Result<HashMap<String, Scored>> {
         let mut out = HashMap::with_capacity(ids.len());
         for batch in ids.chunks(BATCH) {
             let body = json!({
                 "query": {"bool": {"filter": {"ids": {"values": batch}}, "should": Self::term_clauses(terms)}},
-                "_source": ["year"], "size": batch.len(), "track_total_hits": false
+                "_source": ["year", "doc_len"], "size": batch.len(), "track_total_hits": false
             });
-            for h in self.search_raw(&body)? {
-                let bm25 = if terms.is_empty() { 0.0 } else { self.bm25_of(&h) };
-                out.insert(hit_id(&h), Scored { bm25, year: year_of(&h) });
-            }
+            out.extend(self.search_raw(&body)?.iter().map(|h| self.scored(h, !terms.is_empty())));
         }
+        self.rescore(exact, &mut out)?;
         Ok(out)
     }
 
     /// The `_source` of each of `ids` (those in the index), by id.
-    fn sources(&self, ids: &[String], fields: &[&str]) -> anyhow::Result<HashMap<String, Value>> {
+    pub(crate) fn sources(&self, ids: &[String], fields: &[&str]) -> anyhow::Result<HashMap<String, Value>> {
         let mut out = HashMap::new();
         for batch in ids.chunks(BATCH) {
             for h in self.search_all(json!({"ids": {"values": batch}}), fields)? {
@@ -174,15 +249,20 @@ impl Backend {
         let params = &request.params;
         let terms = query_terms(self.meta.analyzer, &request.query);
         let depth = params.top_k.max(params.pool);
-        let pool = self.first_stage(&terms, depth)?;
+        let exact = match self.scoring {
+            Scoring::Exact if !terms.is_empty() => Some(Exact::new(self, &terms)?),
+            _ => None,
+        };
+        let pool = self.first_stage(&terms, depth, exact.as_ref())?;
         let seeds = &pool[..params.top_k.min(pool.len())];
         let seed_ids: Vec<String> = seeds.iter().map(|(id, _)| id.clone()).collect();
-        let reached = bfs(&RemoteAdjacency(self), &seed_ids, params.hops, params.direction)?;
+        let adjacency = RemoteAdjacency::new(self);
+        let reached = bfs(&adjacency, &seed_ids, params.hops, params.direction)?;
         let mut wanted: Vec<String> = reached.keys().cloned().collect();
         wanted.extend(pool.iter().map(|(id, _)| id.clone()));
         wanted.sort();
         wanted.dedup();
-        let papers = self.scores_of(&terms, &wanted)?;
+        let papers = self.scores_of(&terms, &wanted, exact.as_ref())?;
         // Merge as locally: reached papers with their distance, then the
         // pool. There are no doc ids here: 0 stands in (seed_evidence only
         // looks ids up).
@@ -203,7 +283,7 @@ impl Backend {
             GraphScore::Weighted => {
                 let seeds: Vec<(String, Candidate)> =
                     seeds.iter().map(|(id, s)| (id.clone(), Candidate { doc: 0, score: s.bm25 })).collect();
-                Some(seed_evidence(&RemoteAdjacency(self), &seeds, norm, params.hops, params.direction, &merged)?)
+                Some(seed_evidence(&adjacency, &seeds, norm, params.hops, params.direction, &merged)?)
             }
         };
         let w = params.weights;
@@ -328,38 +408,10 @@ fn refuse_unsupported(request: &SearchRequest, target: &Target) -> anyhow::Resul
     Ok(())
 }
 
-fn hit_id(hit: &Value) -> String {
+pub(crate) fn hit_id(hit: &Value) -> String {
     hit["_id"].as_str().unwrap_or_default().to_string()
 }
 
 fn year_of(hit: &Value) -> Option<i32> {
     hit["_source"]["year"].as_i64().and_then(|y| i32::try_from(y).ok())
-}
-
-/// The citation graph of an index on a cluster, a hop per call.
-pub struct RemoteAdjacency<'a>(pub &'a Backend);
-
-impl Adjacency for RemoteAdjacency<'_> {
-    fn neighbors(&self, id: &str, direction: Direction) -> anyhow::Result<Vec<String>> {
-        self.neighbors_of_all(&[id.to_string()], direction)
-    }
-
-    fn neighbors_of_all(&self, ids: &[String], direction: Direction) -> anyhow::Result<Vec<String>> {
-        let mut out = Vec::new();
-        if direction.follows_references() {
-            for source in self.0.sources(ids, &["references"])?.values() {
-                if let Some(refs) = source["references"].as_array() {
-                    out.extend(refs.iter().filter_map(|r| r.as_str().map(str::to_string)));
-                }
-            }
-        }
-        if direction.follows_citations() {
-            for batch in ids.chunks(BATCH) {
-                for h in self.0.search_all(json!({"terms": {"references": batch}}), &[])? {
-                    out.push(hit_id(&h));
-                }
-            }
-        }
-        Ok(out)
-    }
 }

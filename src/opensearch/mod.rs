@@ -10,20 +10,23 @@
 //!   connection errors and 429/503, errors that carry the server's reason.
 //! * [`backend`]: `search --backend opensearch://HOST:PORT/INDEX`: the first
 //!   stage is a query on the cluster, the walk is `terms` queries on
-//!   `references` hop by hop ([`backend::RemoteAdjacency`], a
+//!   `references` hop by hop ([`walk::RemoteAdjacency`], a
 //!   [`crate::graph::Adjacency`]), and the merge and explained ranking are
 //!   litindex's own ([`crate::search::rank`]'s formulas).
 //!
-//! Lucene's BM25 leaves out BM25's `(k1 + 1)` factor; the backend multiplies
-//! it back, so scores are on litindex's scale. Lucene stores a document's
-//! length in one byte (lossy above 40 terms), so scores differ slightly:
-//! docs/DISTRIBUTED.md has the measured difference.
+//! * [`exact`]: litindex's exact BM25 from the cluster's statistics and term
+//!   vectors: Lucene keeps a document's length in one lossy byte, so its
+//!   scores (times the `(k1 + 1)` it leaves out) are close to litindex's but
+//!   not equal; docs/DISTRIBUTED.md has both measured.
 
 pub mod backend;
 pub mod bulk;
 pub mod client;
+pub mod exact;
 pub mod mapping;
+pub mod walk;
 
-pub use backend::{Backend, RemoteAdjacency};
+pub use backend::{Backend, Scoring};
 pub use bulk::{ExportSummary, LoadSummary, export, load};
 pub use client::{Client, Target};
+pub use walk::RemoteAdjacency;
