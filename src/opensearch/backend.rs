@@ -27,6 +27,7 @@
 //! snippet is the abstract's first two sentences (the local evidence
 //! sentences need the local index's idf).
 
+use std::borrow::Cow;
 use std::cell::Cell;
 use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
@@ -48,6 +49,8 @@ use crate::search::{GraphScore, Hit, Mode, RetrievalResult, SearchRequest, graph
 pub const BATCH: usize = 1024;
 /// Hits per page of a walk query (OpenSearch's default `max_result_window` is 10 000).
 pub const PAGE: usize = 5000;
+/// The deepest first-stage window (OpenSearch's default `max_result_window`).
+pub const MAX_WINDOW: usize = 10_000;
 
 /// An index on a cluster, checked to match litindex's scoring.
 pub struct Backend {
@@ -181,19 +184,27 @@ impl Backend {
         if terms.is_empty() || depth == 0 {
             return Ok(Vec::new());
         }
-        let size = if exact.is_some() { window(depth) } else { depth };
-        let body = json!({
-            "query": {"bool": {"should": Self::term_clauses(terms)}},
-            "_source": ["year", "doc_len"], "size": size, "track_total_hits": false,
-            "sort": [{"_score": "desc"}, {"id": "asc"}]
-        });
-        let mut scored: HashMap<String, Scored> =
-            self.search_raw(&body)?.iter().map(|h| self.scored(h, true)).collect();
-        self.rescore(exact, &mut scored)?;
-        let mut list: Vec<(String, Scored)> = scored.into_iter().collect();
-        list.sort_by(|a, b| b.1.bm25.total_cmp(&a.1.bm25).then_with(|| a.0.cmp(&b.0)));
-        list.truncate(depth);
-        Ok(list)
+        let mut size = if exact.is_some() { window(depth) } else { depth };
+        loop {
+            let body = json!({
+                "query": {"bool": {"should": Self::term_clauses(terms)}},
+                "_source": ["year", "doc_len"], "size": size, "track_total_hits": false,
+                "sort": [{"_score": "desc"}, {"id": "asc"}]
+            });
+            let hits = self.search_raw(&body)?;
+            let more = hits.len() == size;
+            let floor = hits.last().map_or(0.0, |h| self.bm25_of(h));
+            let mut scored: HashMap<String, Scored> = hits.iter().map(|h| self.scored(h, true)).collect();
+            self.rescore(exact, &mut scored)?;
+            let mut list: Vec<(String, Scored)> = scored.into_iter().collect();
+            list.sort_by(|a, b| b.1.bm25.total_cmp(&a.1.bm25).then_with(|| a.0.cmp(&b.0)));
+            if exact.is_some() && more && size < MAX_WINDOW && !proven(&list, depth, floor) {
+                size = size.saturating_mul(2).min(MAX_WINDOW);
+                continue;
+            }
+            list.truncate(depth);
+            return Ok(list);
+        }
     }
 
     /// A hit's id and parts (its score only when it matched a term).
@@ -238,14 +249,10 @@ impl Backend {
     pub fn search(&self, request: &SearchRequest) -> anyhow::Result<RetrievalResult> {
         let started = Instant::now();
         let asked = request.query.clone();
-        let parsed;
-        let request = if request.query_syntax {
-            parsed = request.parsed()?;
-            &parsed
-        } else {
-            request
-        };
-        refuse_unsupported(request, &self.target)?;
+        // A query in the query language: its free text (a filter in it is refused below).
+        let request: Cow<SearchRequest> =
+            if request.query_syntax { Cow::Owned(request.parsed()?) } else { Cow::Borrowed(request) };
+        refuse_unsupported(&request, &self.target)?;
         let params = &request.params;
         let terms = query_terms(self.meta.analyzer, &request.query);
         let depth = params.top_k.max(params.pool);
@@ -303,10 +310,9 @@ impl Backend {
             })
             .collect();
         ranked.sort_by(|a, b| b.final_score.total_cmp(&a.final_score).then_with(|| a.id.cmp(&b.id)));
-        let hit_count = ranked.len();
-        let top_score = ranked.first().map_or(0.0, |h| h.final_score);
-        let average_score =
-            if hit_count == 0 { 0.0 } else { ranked.iter().map(|h| h.final_score).sum::<f64>() / hit_count as f64 };
+        let (hit_count, top_score) = (ranked.len(), ranked.first().map_or(0.0, |h| h.final_score));
+        let total: f64 = ranked.iter().map(|h| h.final_score).sum();
+        let average_score = total / hit_count.max(1) as f64;
         ranked.truncate(request.limit.unwrap_or(usize::MAX));
         self.hydrate(&mut ranked)?;
         Ok(RetrievalResult {
@@ -354,6 +360,15 @@ impl Backend {
         }
         Ok(())
     }
+}
+
+/// Whether the exact list `list` (best first) holds the true best `depth`:
+/// every paper outside the window scores at most `floor` (the window's last
+/// Lucene score × (k1 + 1)) exactly, since Lucene's rounded-down lengths only
+/// ever raise a score; so the list is final when its `depth`-th exact score
+/// is above `floor` (with room for Lucene's f32 rounding).
+fn proven(list: &[(String, Scored)], depth: usize, floor: f64) -> bool {
+    list.get(depth.saturating_sub(1)).is_some_and(|(_, s)| s.bm25 > floor * (1.0 + 1e-5))
 }
 
 /// A hit with its scores and nothing read yet.

@@ -17,9 +17,14 @@
 //! — the same function and the same order of additions as the local
 //! [`crate::store::Store::bm25_all`], so an index whose analysis agrees gives
 //! the same f64. The first stage asks the cluster for a window deeper than
-//! the list it keeps ([`window`]), so a paper that Lucene's rounding put
-//! just below the cut can still come in.
+//! the list it keeps ([`window`]) and rescores it. Lucene's norm rounds a
+//! length down, so its score (× (k1 + 1)) is never below the exact one: a
+//! paper outside the window scores exactly at most the window's last Lucene
+//! score. When the list's `depth`-th exact score is not above that, the
+//! window is doubled and read again (up to 10 000), so the list is provably
+//! the exact top `depth`.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 use serde_json::{Value, json};
@@ -27,9 +32,9 @@ use serde_json::{Value, json};
 use super::backend::{BATCH, Backend};
 use crate::bm25::Bm25;
 
-/// How deep the cluster's list is for a first stage that keeps `depth` papers.
+/// How deep the cluster's list is at first for a first stage that keeps `depth` papers.
 pub fn window(depth: usize) -> usize {
-    depth.saturating_mul(2).saturating_add(50)
+    depth.saturating_add(depth / 2).saturating_add(10)
 }
 
 /// The global statistics of one query's terms.
@@ -39,6 +44,8 @@ pub struct Exact {
     avgdl: f64,
     /// (term, count in the query, df), in query order.
     terms: Vec<(String, u32, u64)>,
+    /// Scores computed so far in this search (the pool is scored twice).
+    known: RefCell<HashMap<String, f64>>,
 }
 
 impl Exact {
@@ -61,7 +68,7 @@ impl Exact {
             .map(|(i, (t, c))| (t.clone(), *c, buckets[format!("t{i}")]["doc_count"].as_u64().unwrap_or(0)))
             .collect();
         let meta = backend.meta();
-        Ok(Exact { bm25: Bm25 { k1: meta.k1, b: meta.b }, num_docs, avgdl, terms })
+        Ok(Exact { bm25: Bm25 { k1: meta.k1, b: meta.b }, num_docs, avgdl, terms, known: RefCell::default() })
     }
 
     /// The exact score of each of `docs` (id → stored doc_len), from their term vectors.
@@ -72,6 +79,19 @@ impl Exact {
             .map(|(t, count, df)| (t.as_str(), self.bm25.weight(self.num_docs, self.avgdl, *df, *count)))
             .collect();
         let mut out = HashMap::with_capacity(docs.len());
+        let known = self.known.borrow();
+        let docs: Vec<(String, u32)> = docs
+            .iter()
+            .filter(|(id, _)| match known.get(id) {
+                Some(&s) => {
+                    out.insert(id.clone(), s);
+                    false
+                }
+                None => true,
+            })
+            .cloned()
+            .collect();
+        drop(known);
         for batch in docs.chunks(BATCH) {
             let ids: Vec<&str> = batch.iter().map(|(id, _)| id.as_str()).collect();
             let body = json!({"ids": ids, "parameters": {"fields": ["text"], "positions": false, "offsets": false,
@@ -92,6 +112,7 @@ impl Exact {
                     }
                 }
                 out.insert(id.clone(), score);
+                self.known.borrow_mut().insert(id.clone(), score);
             }
         }
         Ok(out)

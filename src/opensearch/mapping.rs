@@ -6,7 +6,8 @@
 //!                            idf = ln(1 + (N − df + 0.5)/(df + 0.5)), as litindex's;
 //!                            tf part f / (f + k1·(1 − b + b·dl/avgdl)), without (k1 + 1))
 //! field text                 title + " " + abstract, one field, so dl is litindex's doc_len;
-//!                            index_options freqs (the walk and BM25 need no positions)
+//!                            index_options freqs (BM25 needs no positions); term vectors
+//!                            stored, so the exact rescoring reads tf without re-analysing
 //! analyzer litindex_plain    pattern tokenizer [^\p{IsAlphabetic}\p{N}]+ (Rust's
 //!                            !char::is_alphanumeric), lowercase
 //! analyzer litindex_english  ’ → ' (char filter), standard tokenizer (UAX #29), emoji dropped,
@@ -97,7 +98,8 @@ pub fn index_definition(meta: &IndexMeta, shards: u32, replicas: u32) -> anyhow:
                     "type": "text",
                     "analyzer": analyzer_name(analyzer),
                     "similarity": SIMILARITY,
-                    "index_options": "freqs"
+                    "index_options": "freqs",
+                    "term_vector": "yes"
                 },
                 "year": {"type": "integer"},
                 "doc_len": {"type": "integer"},
