@@ -35,7 +35,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use super::client::{Client, Target};
-use super::exact::{Exact, window};
+use super::exact::{Exact, max_window, window};
 use super::mapping::{RemoteMeta, check};
 use super::walk::RemoteAdjacency;
 use crate::bm25::query_terms;
@@ -198,8 +198,8 @@ impl Backend {
             self.rescore(exact, &mut scored)?;
             let mut list: Vec<(String, Scored)> = scored.into_iter().collect();
             list.sort_by(|a, b| b.1.bm25.total_cmp(&a.1.bm25).then_with(|| a.0.cmp(&b.0)));
-            if exact.is_some() && more && size < MAX_WINDOW && !proven(&list, depth, floor) {
-                size = size.saturating_mul(2).min(MAX_WINDOW);
+            if exact.is_some() && more && size < max_window(depth) && !proven(&list, depth, floor) {
+                size = size.saturating_mul(2).min(max_window(depth));
                 continue;
             }
             list.truncate(depth);
@@ -362,7 +362,7 @@ impl Backend {
     }
 }
 
-/// Whether the exact list `list` (best first) holds the true best `depth`:
+/// Whether the exact list `list` (best first) surely holds the true best `depth`:
 /// every paper outside the window scores at most `floor` (the window's last
 /// Lucene score × (k1 + 1)) exactly, since Lucene's rounded-down lengths only
 /// ever raise a score; so the list is final when its `depth`-th exact score

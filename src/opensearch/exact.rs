@@ -21,8 +21,11 @@
 //! length down, so its score (× (k1 + 1)) is never below the exact one: a
 //! paper outside the window scores exactly at most the window's last Lucene
 //! score. When the list's `depth`-th exact score is not above that, the
-//! window is doubled and read again (up to 10 000), so the list is provably
-//! the exact top `depth`.
+//! window is doubled and read again, up to [`max_window`]: up to there the
+//! list is provably the exact top `depth`; past it (papers within a few
+//! percent of each other all the way down) it is the exact ranking of the
+//! `max_window` papers Lucene ranks best, which on SciFact and CACM is the
+//! local index's for every query (docs/DISTRIBUTED.md).
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -34,7 +37,15 @@ use crate::bm25::Bm25;
 
 /// How deep the cluster's list is at first for a first stage that keeps `depth` papers.
 pub fn window(depth: usize) -> usize {
-    depth.saturating_add(depth / 2).saturating_add(10)
+    depth.saturating_mul(2).saturating_add(50)
+}
+
+/// The deepest it is read when the exact list is not yet proven complete:
+/// where many papers score within a few percent of each other, the proof
+/// would need thousands of papers' term vectors per query, so it stops at
+/// four times the first window (and OpenSearch's `max_result_window`).
+pub fn max_window(depth: usize) -> usize {
+    window(depth).saturating_mul(4).min(super::backend::MAX_WINDOW)
 }
 
 /// The global statistics of one query's terms.

@@ -76,11 +76,12 @@ fn compare(local: &Runs, remote: &Runs) -> Agreement {
     a
 }
 
-/// Mean nDCG@10 and Recall@100 of `runs` over the judged queries.
+/// Mean nDCG@10 and Recall@100 of `runs` over its judged queries.
 fn metrics(runs: &Runs, qrels: &Path) -> (f64, f64) {
     let qrels = read_qrels(qrels).unwrap();
     let all: Vec<Metrics> = qrels
         .iter()
+        .filter(|(qid, _)| runs.contains_key(*qid))
         .map(|(qid, judged)| {
             let ranked: Vec<String> =
                 runs.get(qid).map(|r| r.iter().map(|(id, _)| id.clone()).collect()).unwrap_or_default();
@@ -106,9 +107,10 @@ fn build(dir: &Path, name: &'static str, analyzer: &str) -> Option<Collection> {
     c.arg("--db").arg(&db).args(["ingest", "-q", "--analyzer", analyzer]);
     let (queries, qrels) = if name == "scifact" {
         c.arg(data.join("corpus.jsonl.gz"));
-        // The 300 judged test queries only (the file also holds train's).
+        // Every second of the 300 judged test queries (the file also holds
+        // train's): 150 queries keep the scenario to minutes on a busy CI.
         let qrels = data.join("qrels/test.tsv");
-        let judged: HashSet<String> = read_qrels(&qrels).unwrap().into_keys().collect();
+        let judged: HashSet<String> = read_qrels(&qrels).unwrap().into_keys().step_by(2).collect();
         let lines: Vec<String> = read_queries(&data.join("queries.jsonl"))
             .unwrap()
             .into_iter()
