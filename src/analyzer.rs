@@ -84,7 +84,7 @@ fn plain_tokens(text: &str) -> Vec<String> {
 /// English list is NLTK's current one, which differs from Snowball's (it adds
 /// e.g. "s", "t", "can", "will", "just", "now", "don" and lacks "would",
 /// "could", "ought", "cannot", "let's").
-const SNOWBALL_ENGLISH_STOP_WORDS: [&str; 174] = [
+pub(crate) const SNOWBALL_ENGLISH_STOP_WORDS: [&str; 174] = [
     "i",
     "me",
     "my",

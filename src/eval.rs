@@ -237,7 +237,22 @@ pub fn evaluate(
         let ranked = ranked_ids(store, &request.with_query(text), semantic)?.into_iter().map(|(id, _)| id).collect();
         Ok(vec![(ranked, judged.clone())])
     };
-    let [report] = <[EvalReport; 1]>::try_from(score_queries(store, queries, qrels, 1, rank)?).expect("one variant");
+    let [report] = <[EvalReport; 1]>::try_from(score_queries(&|d| store.resolve(d), queries, qrels, 1, rank)?)
+        .expect("one variant");
+    Ok(report)
+}
+
+/// [`evaluate`] over any ranking: `resolve` maps a judged id to the
+/// index's id (an alias lookup), `rank` answers a query's text with ids
+/// best first (another backend's search, such as [`crate::opensearch`]).
+pub fn evaluate_with(
+    queries: &[Query],
+    qrels: &Qrels,
+    resolve: &dyn Fn(&str) -> anyhow::Result<Option<String>>,
+    mut rank: impl FnMut(&str) -> anyhow::Result<Vec<String>>,
+) -> anyhow::Result<EvalReport> {
+    let rank = |text: &str, judged: &Judged| Ok(vec![(rank(text)?, judged.clone())]);
+    let [report] = <[EvalReport; 1]>::try_from(score_queries(resolve, queries, qrels, 1, rank)?).expect("one variant");
     Ok(report)
 }
 
@@ -292,8 +307,8 @@ pub fn evaluate_feedback(
         rest.remove(&favorite);
         Ok(vec![(residual(with), rest.clone()), (residual(without), rest)])
     };
-    let [with, without] =
-        <[EvalReport; 2]>::try_from(score_queries(store, queries, qrels, 2, rank)?).expect("two variants");
+    let [with, without] = <[EvalReport; 2]>::try_from(score_queries(&|d| store.resolve(d), queries, qrels, 2, rank)?)
+        .expect("two variants");
     Ok(FeedbackReport { with, without, marked })
 }
 
@@ -301,7 +316,7 @@ pub fn evaluate_feedback(
 /// each variant's ranking and the judgments to score it against. A judged
 /// query missing from the query file scores 0 in every variant.
 fn score_queries(
-    store: &Store,
+    resolve: &dyn Fn(&str) -> anyhow::Result<Option<String>>,
     queries: &[Query],
     qrels: &Qrels,
     variants: usize,
@@ -316,7 +331,7 @@ fn score_queries(
         // Judged document ids may be aliases of what the index calls them.
         let judged: Judged = judged
             .iter()
-            .map(|(d, &g)| Ok((store.resolve(d)?.unwrap_or_else(|| d.clone()), g)))
+            .map(|(d, &g)| Ok((resolve(d)?.unwrap_or_else(|| d.clone()), g)))
             .collect::<anyhow::Result<_>>()?;
         let runs = match texts.get(qid.as_str()) {
             Some(text) => rank(text, &judged)?,

@@ -34,6 +34,7 @@ pub(crate) mod fields;
 pub mod graph;
 pub mod ingest;
 pub mod names;
+pub mod opensearch;
 pub mod paper;
 pub mod search;
 pub mod store;

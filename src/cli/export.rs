@@ -20,16 +20,20 @@ pub enum ExportFormat {
     Ris,
     /// Paper JSON Lines, which `ingest` reads back
     Jsonl,
+    /// An OpenSearch index definition and `_bulk` NDJSON files, into the directory -o names
+    Opensearch,
 }
 
 impl ExportFormat {
-    pub fn cite(self) -> CiteFormat {
-        match self {
+    /// The citation format (`None` for `opensearch`, which is no citation format).
+    pub fn cite(self) -> Option<CiteFormat> {
+        Some(match self {
             ExportFormat::Bibtex => CiteFormat::Bibtex,
             ExportFormat::CslJson => CiteFormat::CslJson,
             ExportFormat::Ris => CiteFormat::Ris,
             ExportFormat::Jsonl => CiteFormat::Jsonl,
-        }
+            ExportFormat::Opensearch => return None,
+        })
     }
 }
 
@@ -53,7 +57,9 @@ pub struct ExportArgs {
     pub limit: usize,
     #[arg(long, value_enum)]
     pub format: ExportFormat,
-    /// Write to FILE instead of stdout (atomically: a temporary file renamed into place)
+    /// Write to FILE instead of stdout (atomically: a temporary file renamed into place); with --format opensearch, the directory to create
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub opensearch: super::OpensearchExportOpts,
 }

@@ -42,6 +42,8 @@ pub struct SearchArgs {
     pub format: Format,
     #[command(flatten)]
     pub marks: super::MarkedSearchOpts,
+    #[command(flatten)]
+    pub backend: super::BackendOpts,
 }
 
 /// The retrieval flags shared by `search`, `eval` and `run`.
@@ -198,6 +200,8 @@ pub struct EvalArgs {
     pub feedback: super::EvalFeedback,
     #[command(flatten)]
     pub feedback_tuning: super::FeedbackOpts,
+    #[command(flatten)]
+    pub backend: super::BackendOpts,
 }
 
 /// Output formats of `run`.
@@ -229,6 +233,8 @@ pub struct RunArgs {
     /// How many results per query
     #[arg(long, default_value_t = 100)]
     pub limit: usize,
+    #[command(flatten)]
+    pub backend: super::BackendOpts,
 }
 
 // clap value parsers: the error text is ours, clap adds the flag name.

@@ -6,11 +6,12 @@ use serde_json::{Map, Value, json};
 
 use super::UsageError;
 use crate::cli::{EvalArgs, EvalFeedback, Format};
-use litindex::eval::{METRICS, evaluate, evaluate_feedback, read_qrels, read_queries};
-use litindex::search::Mode;
+use litindex::eval::{EvalReport, METRICS, evaluate, evaluate_feedback, read_qrels, read_queries};
+use litindex::search::{Mode, SearchRequest};
 use litindex::store::Store;
 
-pub fn run(args: &EvalArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result<()> {
+/// `store` is `None` with `--backend` (the queries go to the backend instead).
+pub fn run(args: &EvalArgs, store: Option<&Store>, out: &mut dyn Write) -> anyhow::Result<()> {
     let metrics: Vec<String> = if args.metrics.is_empty() {
         METRICS.iter().map(|m| m.to_string()).collect()
     } else {
@@ -22,7 +23,17 @@ pub fn run(args: &EvalArgs, store: &Store, out: &mut dyn Write) -> anyhow::Resul
     let queries = read_queries(&args.queries)?;
     let qrels = read_qrels(&args.qrels)?;
     let mut request = args.search.file_request("", args.limit, args.query_syntax);
-    let (params, sp) = (request.params, request.semantic);
+    let store = match (store, &args.backend.backend) {
+        (_, Some(target)) => {
+            if args.feedback != EvalFeedback::Off {
+                return Err(UsageError("--feedback needs the local index's marks: drop --backend".into()).into());
+            }
+            let report = super::opensearch::evaluate(args, target, &queries, &qrels, &request)?;
+            return print(args, &metrics, &request, report, None, out);
+        }
+        (Some(store), None) => store,
+        (None, None) => anyhow::bail!("`eval` needs an index or --backend"),
+    };
     let index = super::search::load_semantic(&args.search, store)?;
     // With simulated feedback the figures are residual ones; `no_feedback` holds them without.
     let (report, no_feedback) = match args.feedback {
@@ -33,6 +44,20 @@ pub fn run(args: &EvalArgs, store: &Store, out: &mut dyn Write) -> anyhow::Resul
             (r.with, Some((r.without, r.marked)))
         }
     };
+    print(args, &metrics, &request, report, no_feedback, out)
+}
+
+/// Prints an evaluation (of the local index or a backend) as `args.format` says.
+fn print(
+    args: &EvalArgs,
+    metrics: &[String],
+    request: &SearchRequest,
+    report: EvalReport,
+    no_feedback: Option<(EvalReport, usize)>,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let (params, sp) = (request.params, request.semantic);
+    let metrics = metrics.to_vec();
     let first_stage = match sp.mode {
         Mode::Bm25 => "bm25".to_string(),
         Mode::Dense => format!("dense (k {})", sp.dense_k),

@@ -11,6 +11,9 @@ use litindex::search::search;
 use litindex::store::Store;
 
 pub fn run(args: &ExportArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result<()> {
+    let Some(format) = args.format.cite() else {
+        return super::opensearch::export(args, store, out);
+    };
     let ids = match &args.query {
         Some(query) => {
             let index = super::search::load_semantic(&args.search, store)?;
@@ -20,7 +23,6 @@ pub fn run(args: &ExportArgs, store: &Store, out: &mut dyn Write) -> anyhow::Res
         None if !args.ids.is_empty() => Some(resolve(store, &args.ids)?),
         None => args.marks.map(|label| super::related::marked(store, label)).transpose()?,
     };
-    let format = args.format.cite();
     let write = |out: &mut dyn Write| match &ids {
         Some(ids) => cite::export_ids(store, ids, format, out),
         None => cite::export_all(store, format, out),

@@ -19,6 +19,7 @@ mod mark;
 mod marks;
 mod mcp;
 mod neighbors;
+mod opensearch;
 mod paper;
 mod postings;
 mod related;
@@ -94,12 +95,17 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Build(args) => build::run(&args, db.path(), out),
         Command::Ingest(args) => ingest::run(&args, db.path(), out),
         Command::Dupes(args) => dupes::run(&args, &open_for_reading(&db)?, out),
+        Command::Search(args) if args.backend.backend.is_some() => {
+            opensearch::search(&args, args.backend.backend.as_ref().expect("checked"), out)
+        }
         Command::Search(args) => search::run(&args, &open_for_reading(&db)?, out),
         Command::Neighbors(args) => neighbors::run(&args, &open_for_reading(&db)?, out),
         Command::Paper(args) => paper::run(&args, &open_for_reading(&db)?, out),
         Command::Stats(args) => stats::run(&args, &open_for_reading(&db)?, out),
-        Command::Eval(args) => eval::run(&args, &open_for_reading(&db)?, out),
-        Command::Run(args) => run::run(&args, &open_for_reading(&db)?, out),
+        Command::Eval(args) if args.backend.backend.is_some() => eval::run(&args, None, out),
+        Command::Eval(args) => eval::run(&args, Some(&open_for_reading(&db)?), out),
+        Command::Run(args) if args.backend.backend.is_some() => run::run(&args, None, out),
+        Command::Run(args) => run::run(&args, Some(&open_for_reading(&db)?), out),
         Command::Check(args) => check::run(&args, &open_for_reading(&db)?, out),
         Command::Postings(args) => postings::run(&args, &open_for_reading(&db)?, out),
         Command::Gen(args) => synth::run(&args, out),

@@ -5,18 +5,38 @@ use std::io::Write;
 use serde_json::json;
 
 use crate::cli::{RunArgs, RunFormat};
-use litindex::eval::{ranked_ids, read_queries, strictly_decreasing};
+use litindex::eval::{Query, ranked_ids, read_queries, strictly_decreasing};
+use litindex::search::SearchRequest;
 use litindex::store::Store;
 
-pub fn run(args: &RunArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result<()> {
+/// `store` is `None` with `--backend` (the queries go to the backend instead).
+pub fn run(args: &RunArgs, store: Option<&Store>, out: &mut dyn Write) -> anyhow::Result<()> {
     let queries = read_queries(&args.queries)?;
     if args.format == RunFormat::Trec && args.run_tag.chars().any(char::is_whitespace) {
         return Err(super::UsageError(format!("--run-tag `{}` contains whitespace", args.run_tag)).into());
     }
-    let index = super::search::load_semantic(&args.search, store)?;
-    for q in &queries {
-        let ranked =
-            ranked_ids(store, &args.search.file_request(&q.text, args.limit, args.query_syntax), index.as_ref())?;
+    match (store, &args.backend.backend) {
+        (_, Some(target)) => {
+            let backend = super::opensearch::open(&args.backend, target)?;
+            write_run(args, &queries, super::opensearch::ranker(&backend), out)
+        }
+        (Some(store), None) => {
+            let index = super::search::load_semantic(&args.search, store)?;
+            write_run(args, &queries, |request| ranked_ids(store, request, index.as_ref()), out)
+        }
+        (None, None) => anyhow::bail!("`run` needs an index or --backend"),
+    }
+}
+
+/// Writes the run of every query, each ranked by `rank`.
+fn write_run(
+    args: &RunArgs,
+    queries: &[Query],
+    rank: impl Fn(&SearchRequest) -> anyhow::Result<Vec<(String, f64)>>,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    for q in queries {
+        let ranked = rank(&args.search.file_request(&q.text, args.limit, args.query_syntax))?;
         match args.format {
             RunFormat::Trec => {
                 if q.id.chars().any(char::is_whitespace) {

@@ -6,7 +6,7 @@ use super::UsageError;
 use crate::cli::{Format, MarkedSearchOpts, SearchArgs, SearchOpts, Switch};
 use litindex::embed::SemanticIndex;
 use litindex::evidence::mark;
-use litindex::search::{Feedback, Hit, Mode, SearchRequest, search};
+use litindex::search::{Feedback, Hit, Mode, RetrievalResult, SearchRequest, search};
 use litindex::store::Store;
 
 /// Checks the arguments that clap cannot.
@@ -65,9 +65,19 @@ fn title_cell(h: &Hit, max: usize) -> String {
 
 pub fn run(args: &SearchArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result<()> {
     let request = marked_request(&args.search, &args.marks, &args.query, args.limit, store)?;
-    let params = request.params;
     let index = load_semantic(&args.search, store)?;
-    let mut result = search(store, &request, index.as_ref())?;
+    let result = search(store, &request, index.as_ref())?;
+    print(args, &request, result, out)
+}
+
+/// Prints a search's result as `args.format` says (the local index's or a backend's).
+pub(super) fn print(
+    args: &SearchArgs,
+    request: &SearchRequest,
+    mut result: RetrievalResult,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let params = request.params;
     // The query as typed, operators and all.
     result.query = args.query.clone();
     let semantic_mode = result.mode != Mode::Bm25;

@@ -39,7 +39,7 @@ use crate::bm25::query_terms;
 use crate::candidate::{Candidate, DocScores};
 use crate::embed::SemanticIndex;
 use crate::evidence::{self, EvidenceParams, EvidenceQuery};
-use crate::graph::{Direction, bfs};
+use crate::graph::{Adjacency, Direction, bfs};
 use crate::store::{Store, StoreAdjacency};
 
 /// One ranked paper with the parts of its score.
@@ -235,7 +235,7 @@ pub(super) fn search_scoring(
         GraphScore::ByHops => None,
         GraphScore::Weighted => {
             let seeds = fb.evidence_seeds(seeds, |id| merged.get(id).map(|&(doc, _)| doc), max_first);
-            Some(seed_evidence(store, &seeds, norm, params.hops, params.direction, &merged)?)
+            Some(seed_evidence(&StoreAdjacency(store), &seeds, norm, params.hops, params.direction, &merged)?)
         }
     };
     let w = params.weights;
@@ -322,8 +322,9 @@ pub(super) fn search_scoring(
 
 /// The `weighted` graph score of every merged paper: the first-stage
 /// evidence of the seeds that reach it, decayed by distance, over its maximum.
-fn seed_evidence(
-    store: &Store,
+/// The walk goes over `adj` (the store's edges, or another backend's).
+pub(crate) fn seed_evidence(
+    adj: &impl Adjacency,
     seeds: &[(String, Candidate)],
     norm: impl Fn(f64) -> f64,
     hops: u32,
@@ -333,7 +334,7 @@ fn seed_evidence(
     let mut evidence: HashMap<String, f64> = HashMap::new();
     for (id, seed) in seeds {
         let strength = norm(seed.score);
-        for (node, d) in bfs(&StoreAdjacency(store), std::slice::from_ref(id), hops, direction)? {
+        for (node, d) in bfs(adj, std::slice::from_ref(id), hops, direction)? {
             // A seed is no evidence for itself: its own score is already in the final score.
             if d > 0 && merged.contains_key(&node) {
                 *evidence.entry(node).or_default() += strength * graph_score(Some(d));

@@ -29,6 +29,7 @@ mod ingest;
 mod marks;
 mod mcp;
 mod one_path;
+mod opensearch;
 mod properties;
 mod query_language;
 mod related;
