@@ -179,7 +179,7 @@ pub(crate) fn top_k(
     }
     order.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
 
-    let mut top = TopK { k, best: BinaryHeap::with_capacity(k + 1), kept: Vec::new() };
+    let mut top = TopK { k, best: BinaryHeap::with_capacity(k.min(1 << 16) + 1), kept: Vec::new() };
     let mut pos = vec![0usize; t];
     let mut slices: Vec<(usize, usize)> = vec![(0, 0); t];
     let mut essential = vec![false; t];

@@ -161,6 +161,15 @@ fn empty_queries_and_k_zero_return_nothing() {
 }
 
 #[test]
+fn an_unbounded_k_returns_every_match() {
+    // `related` asks for "all of them" with usize::MAX; that must not overflow.
+    let dir = tempfile::tempdir().unwrap();
+    let docs = [("p".to_string(), "a b".to_string()), ("q".to_string(), "a".to_string())];
+    let store = Store::open(&build(dir.path(), &docs)).unwrap();
+    assert_eq!(store.bm25_top_k(&[("a".to_string(), 1)], usize::MAX).unwrap().len(), 2);
+}
+
+#[test]
 fn a_rare_term_spares_the_blocks_of_a_common_one() {
     // "c" in all 2,000 papers, "r" in 5 of them 400 apart (docs 101, 501, …).
     // Until three "r" papers are scored (doc 901) the threshold is below the
