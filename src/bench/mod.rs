@@ -47,7 +47,6 @@
 //! litindex's BM25 top-k ([`tantivy::agreement`]). `--top K` times BM25
 //! top-K instead of top-10 (figures `bm25_topK_*`; litindex and tantivy only).
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -61,12 +60,17 @@ use crate::graph::{Direction, bfs};
 use crate::ingest::formats::{self, Format, FormatOptions};
 use crate::ingest::{IngestOptions, Input, build};
 use crate::paper::Item;
-use crate::search::{DEFAULT_LIMIT, Filter, SearchParams, SearchRequest, YearRange, bm25_scores, search, top_k};
+use crate::search::{DEFAULT_LIMIT, SearchParams, SearchRequest, bm25_scores, search, top_k};
 use crate::store::fts5::{Fts5Builder, Fts5Reader};
 use crate::store::{Store, StoreAdjacency};
 
 #[cfg(feature = "tantivy")]
 pub mod tantivy;
+
+mod filters;
+mod table;
+pub use filters::filter_mix;
+pub use table::write_table;
 
 /// Whether this build can measure tantivy (the cargo feature `tantivy`).
 pub const TANTIVY_AVAILABLE: bool = cfg!(feature = "tantivy");
@@ -445,33 +449,6 @@ pub(crate) fn query_litindex(
     })
 }
 
-/// One filter per query, built from the index alone (see the module doc).
-pub fn filter_mix(store: &Store, n: usize) -> anyhow::Result<Vec<Filter>> {
-    let meta = store.meta()?;
-    let (lo, hi) = (meta.min_year.unwrap_or(2000), meta.max_year.unwrap_or(2000));
-    let span = hi - lo;
-    let recent = Filter { years: Some(YearRange { from: Some(hi - span / 5), to: None }), ..Filter::default() };
-    let docs = meta.num_docs.max(1);
-    (0..n)
-        .map(|i| {
-            let pick = 1 + (i as u64).wrapping_mul(7919) % docs;
-            let paper = store.paper_by_doc(pick as i64).ok();
-            Ok(match i % 4 {
-                0 => recent.clone(),
-                1 => Filter { years: Some(YearRange { from: None, to: Some(lo + span / 2) }), ..Filter::default() },
-                2 => match paper.and_then(|p| p.authors.first().and_then(|a| crate::names::surname_key(a))) {
-                    Some(surname) => Filter { authors: vec![surname], ..Filter::default() },
-                    None => recent.clone(),
-                },
-                _ => match paper.and_then(|p| p.venue) {
-                    Some(venue) => Filter { venues: vec![venue], ..Filter::default() },
-                    None => recent.clone(),
-                },
-            })
-        })
-        .collect()
-}
-
 /// Times the FTS5 top-10 query over an FTS5 file made by [`build_fts5`].
 pub(crate) fn query_fts5(path: &Path, analyzer: Analyzer, queries: &[String]) -> anyhow::Result<Option<Latency>> {
     let fts = Fts5Reader::open(path)?;
@@ -578,40 +555,6 @@ pub(crate) fn build_fts5(corpus: &Path, path: &Path, analyzer: Analyzer) -> anyh
     let secs = started.elapsed().as_secs_f64();
     let peak_rss = if reset { peak_rss_bytes() } else { None };
     Ok(BuildFigures { secs, bytes: db_bytes(path), peak_rss, papers })
-}
-
-/// Writes the report as a table for people.
-pub fn write_table(report: &BenchReport, out: &mut dyn Write) -> anyhow::Result<()> {
-    writeln!(out, "{} papers, {} queries", report.papers, report.queries)?;
-    // tantivy's two columns only when it was measured.
-    let tantivy = report.figures.iter().any(|f| f.tantivy.is_some());
-    let ratio = |r: Option<f64>| r.map_or("-".to_string(), |r| format!("{r:.2}"));
-    write!(out, "{:<22} {:<10} {:>14} {:>14} {:>8}", "name", "unit", "litindex", "fts5", "ratio")?;
-    writeln!(out, "{}", if tantivy { format!(" {:>14} {:>8}", "tantivy", "ratio_t") } else { String::new() })?;
-    for f in &report.figures {
-        write!(
-            out,
-            "{:<22} {:<10} {:>14} {:>14} {:>8}",
-            f.name,
-            f.unit,
-            number(f.litindex),
-            number(f.fts5),
-            ratio(f.ratio)
-        )?;
-        let t =
-            if tantivy { format!(" {:>14} {:>8}", number(f.tantivy), ratio(f.tantivy_ratio)) } else { String::new() };
-        writeln!(out, "{t}")?;
-    }
-    Ok(())
-}
-
-fn number(v: Option<f64>) -> String {
-    match v {
-        None => "-".to_string(),
-        Some(x) if x.abs() >= 1000.0 => format!("{x:.0}"),
-        Some(x) if x.abs() >= 10.0 => format!("{x:.1}"),
-        Some(x) => format!("{x:.3}"),
-    }
 }
 
 #[cfg(test)]
