@@ -37,7 +37,7 @@ pub(crate) use eval::for_each_line;
 pub use eval::{EvidenceEval, eval_evidence};
 pub use sentences::split_sentences;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashSet};
 use std::ops::Range;
 
 use serde::Serialize;
@@ -79,7 +79,9 @@ pub const SEMANTIC_WEIGHT: f64 = 0.5;
 /// A query's `english` terms with their idf from the index.
 #[derive(Debug, Clone, Default)]
 pub struct EvidenceQuery {
-    idf: HashMap<String, f64>,
+    /// Ordered, so the sums over it add in one order: a hash map's
+    /// per-process order made near-tied sentences swap between runs.
+    idf: BTreeMap<String, f64>,
 }
 
 impl EvidenceQuery {
@@ -95,7 +97,7 @@ impl EvidenceQuery {
             .collect();
         let index_terms: Vec<String> = words.iter().flat_map(|(i, _)| i.iter().cloned()).collect();
         let df = store.doc_freqs(&index_terms)?;
-        let mut idf: HashMap<String, f64> = HashMap::new();
+        let mut idf: BTreeMap<String, f64> = BTreeMap::new();
         for (index, english) in words {
             let w = index.iter().map(|t| Bm25::idf(meta.num_docs, df.get(t).copied().unwrap_or(0))).fold(0.0, f64::max);
             for t in english {
@@ -148,7 +150,7 @@ pub fn rank_sentences(
     let (plain, covered): (Vec<f64>, Vec<f64>) = tokens
         .iter()
         .map(|toks| {
-            let mut tf: HashMap<&str, u32> = HashMap::new();
+            let mut tf: BTreeMap<&str, u32> = BTreeMap::new();
             for t in toks {
                 *tf.entry(t.as_str()).or_default() += 1;
             }
