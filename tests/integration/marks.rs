@@ -2,7 +2,7 @@
 //! through the real binary on real index files.
 
 use std::path::{Path, PathBuf};
-use std::process::{Output, Stdio};
+use std::process::Output;
 
 use serde_json::Value;
 
@@ -289,6 +289,7 @@ fn a_build_that_crashes_before_its_rename_leaves_the_old_index_with_its_marks() 
 #[cfg(feature = "failpoints")]
 #[test]
 fn concurrent_mark_and_ingest_lose_neither() {
+    use std::process::Stdio;
     let (dir, db) = mock_db();
     let new: Vec<Paper> = (0..50).map(|i| paper(&format!("n{i}"), "Concurrent paper", 2024, &[])).collect();
     let f = papers_file(dir.path(), "new.jsonl", &new);
