@@ -148,6 +148,7 @@ impl SearchOpts {
             params: self.params(),
             semantic: self.semantic_params(),
             limit: Some(limit),
+            offset: 0,
             filter: self.filter(),
             feedback: Default::default(),
             query_syntax: false,

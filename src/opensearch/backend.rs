@@ -313,6 +313,7 @@ impl Backend {
         let (hit_count, top_score) = (ranked.len(), ranked.first().map_or(0.0, |h| h.final_score));
         let total: f64 = ranked.iter().map(|h| h.final_score).sum();
         let average_score = total / hit_count.max(1) as f64;
+        ranked.drain(..request.offset.min(ranked.len()));
         ranked.truncate(request.limit.unwrap_or(usize::MAX));
         self.hydrate(&mut ranked)?;
         Ok(RetrievalResult {

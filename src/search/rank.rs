@@ -277,6 +277,7 @@ pub(super) fn search_scoring(
     let top_score = scored.first().map_or(0.0, |h| h.final_score);
     let average_score =
         if hit_count == 0 { 0.0 } else { scored.iter().map(|h| h.final_score).sum::<f64>() / hit_count as f64 };
+    scored.drain(..request.offset.min(scored.len()));
     scored.truncate(request.limit.unwrap_or(usize::MAX));
     let mut ranked = Vec::with_capacity(scored.len());
     let evidence_query = if scored.is_empty() { None } else { Some(EvidenceQuery::new(store, &request.query)?) };

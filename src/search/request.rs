@@ -240,6 +240,10 @@ pub struct SearchRequest {
     /// there; `hit_count` and the averages still cover the whole merged set).
     /// `None`: all of them.
     pub limit: Option<usize>,
+    /// Skip the first `offset` ranked hits before reading details (a page
+    /// past the first: `--offset`, MCP's cursor, the web page's "next");
+    /// `hit_count` and the averages still cover the whole merged set.
+    pub offset: usize,
     /// Which papers may be ranked and shown ([`Filter`]; empty: all).
     /// `query` is free text: [`super::query::parse`] splits a query in the
     /// query language into the two.
@@ -259,6 +263,7 @@ impl SearchRequest {
             params,
             semantic: SemanticParams::default(),
             limit: None,
+            offset: 0,
             filter: Filter::default(),
             feedback: Feedback::default(),
             query_syntax: false,
