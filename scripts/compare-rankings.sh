@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Proves two litindex builds rank alike: each binary builds its own indexes
-# (its own storage layout) of a `gen` corpus (20k papers, seed 11, its 200
+# (its own storage layout) of a `gen` corpus (20k papers, seed 11, plain, its 200
 # queries), SciFact (english) and CACM with its citation graph (plain and
 # english), answers every query through `run --format jsonl` (depth 100) and
 # `search --format json --limit 100`, without and with the citation walk, and

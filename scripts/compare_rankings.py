@@ -2,14 +2,14 @@
 """Compares the rankings of two litindex binaries (see compare-rankings.sh).
 
 Each binary builds its own indexes in WORK/old and WORK/new:
-  gen      `gen --papers 20000 --seed 11` (plain), its generated queries
+  gen      `gen --papers 20000 --seed 11`, built with --analyzer plain, its generated queries
   scifact  ../shared/data/scifact corpus, english analyzer (as scripts/evaluation.sh)
   cacm     ../shared/data/cacm papers + directed citations, plain and english
 and answers every query of each the same way:
   run      `run --queries Q --format jsonl` (ids and final scores, full f64
            precision), depth 100, for scifact and cacm under each flag set of FLAGS
   search   `search --format json --limit 100 FLAGS -- QUERY`, one process per
-           query, for gen (the default two-pass search) and for scifact and cacm
+           query, for gen (the old two-pass defaults and weighted) and for scifact and cacm
            under each flag set: hit_count, average_score, top_score and every
            field of every hit shown
 Numbers are equal when |old - new| <= 1e-9 (absolute); strings, ids, ranks,
@@ -27,13 +27,22 @@ import sys
 
 TOL = 1e-9
 # Without the walk (BM25 alone, 100 deep), and with it as scripts/evaluation.sh runs it.
+# Every flag is set explicitly, so a binary whose defaults differ (issue 22: the
+# pool, the graph score and the first stage chosen per index) is asked the same
+# search as the old one: "walk" is the old core defaults, "weighted" the old
+# weighted defaults (WEIGHTED_DEFAULTS: top-k 30, pool 200, 0.7,0.2,0.1).
+BY_HOPS = ["--mode", "bm25", "--graph-score", "by-hops", "--top-k", "10", "--hops", "2", "--weights", "0.5,0.3,0.2"]
 FLAGS = {
-    "no-walk": ["--hops", "0", "--weights", "1,0,0", "--pool", "100"],
-    "walk": [],
-    "walk-pool100": ["--pool", "100"],
-    "weighted": ["--graph-score", "weighted"],
+    "no-walk": ["--mode", "bm25", "--graph-score", "by-hops", "--top-k", "10", "--hops", "0", "--weights", "1,0,0", "--pool", "100"],
+    "walk": BY_HOPS + ["--pool", "10"],
+    "walk-pool100": BY_HOPS + ["--pool", "100"],
+    "weighted": ["--mode", "bm25", "--graph-score", "weighted", "--top-k", "30", "--hops", "2",
+                 "--weights", "0.7,0.2,0.1", "--pool", "200"],
 }
 SKIP = {"wall_time_ms"}
+# Fields a newer binary adds on purpose (issue 22: the query as the language read
+# it); compared when both sides have them, accepted when only the new one does.
+ADDED = {"parsed_query"}
 
 
 def sh(cmd, **kw):
@@ -71,6 +80,8 @@ class Diff:
         if isinstance(a, dict) and isinstance(b, dict):
             keys = set(a) | set(b)
             for k in sorted(keys - SKIP):
+                if k not in a and k in ADDED:
+                    continue
                 if k not in a or k not in b:
                     return f"{path}.{k}: only in {'old' if k in a else 'new'}"
                 if (e := self.same(a[k], b[k], f"{path}.{k}")) is not None:
@@ -92,7 +103,7 @@ def build(bins, work, data):
                                    stdout=out, stderr=subprocess.PIPE, text=True)
                 if r.returncode != 0:
                     sys.exit(f"compare-rankings: {exe} gen failed:\n{r.stderr}")
-            sh([exe, "--db", os.path.join(d, "gen.db"), "build", "--quiet", "--jsonl", corpus])
+            sh([exe, "--db", os.path.join(d, "gen.db"), "build", "--quiet", "--analyzer", "plain", "--jsonl", corpus])
         corpora[side] = [hashlib.sha256(open(p, "rb").read()).hexdigest() for p in (corpus, queries)]
         if not os.path.exists(os.path.join(d, "scifact-english.db")):
             sh([exe, "--db", os.path.join(d, "scifact-english.db"), "ingest", "-q", "--analyzer", "english",
@@ -136,7 +147,7 @@ def main():
     build(bins, work, data)
     db = lambda side, name: os.path.join(work, side, name)
     gen_queries = os.path.join(work, "new", "gen-queries.txt")
-    cases = [("gen", "gen.db", gen_queries, "walk", ["search"])]
+    cases = [("gen", "gen.db", gen_queries, "walk", ["search"]), ("gen", "gen.db", gen_queries, "weighted", ["search"])]
     for coll, name in [("scifact", "scifact-english.db"), ("cacm", "cacm-plain.db"), ("cacm", "cacm-english.db")]:
         for label in FLAGS:
             cases.append((name.removesuffix(".db"), name, os.path.join(data, coll, "queries.jsonl"), label, ["run", "search"]))
