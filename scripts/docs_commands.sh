@@ -4,11 +4,12 @@
 #
 #   scripts/docs_commands.sh [FILE.md ...]      (default: README.md docs/*.md)
 #
-# A demo block is a fenced block whose info string is `sh demo` or
-# `console demo`:
+# A demo block is a fenced block whose info string is `sh demo`,
+# `console demo` or `python demo`:
 #   ```sh demo        every line is shell, run as it stands;
 #   ```console demo   the lines starting with `$ ` are the commands (the rest
-#                     is their output as shown, not compared).
+#                     is their output as shown, not compared);
+#   ```python demo    the block is a python3 program.
 # Demo blocks use only the built-in demo corpus, the repository's
 # tests/fixtures and what earlier demo blocks of the same file made: the
 # blocks of one file run in order, each in `bash -euo pipefail`, in one fresh
@@ -61,16 +62,20 @@ extract() {
   awk -v out="$2" -v name="$1" '
     /^```/ {
       bare = ($0 ~ /^```[ \t]*$/)
-      if (kind != "") { if (bare) { kind = ""; close(file) } ; next }
+      if (kind != "") {
+        if (bare) { if (kind == "python") print "DOCS_PYTHON_DEMO" > file; kind = ""; close(file) }
+        next
+      }
       if (inother) { if (bare) inother = 0; next }
-      if ($0 ~ /^```(sh|console)[ \t]+demo[ \t]*$/) {
-        kind = ($0 ~ /^```sh/) ? "sh" : "console"
+      if ($0 ~ /^```(sh|console|python)[ \t]+demo[ \t]*$/) {
+        kind = $0; sub(/^```/, "", kind); sub(/[ \t].*/, "", kind)
         n++; file = sprintf("%s/%03d.sh", out, n)
         printf "# %s:%d\n", name, NR > file
+        if (kind == "python") print "python3 - <<'"'"'DOCS_PYTHON_DEMO'"'"'" > file
       } else inother = 1
       next
     }
-    kind == "sh" { print > file; next }
+    kind == "sh" || kind == "python" { print > file; next }
     kind == "console" && /^\$ / { print substr($0, 3) > file; next }
   ' "$1"
 }
