@@ -160,17 +160,53 @@ pub fn shared_data(sub: &str) -> Option<PathBuf> {
     }
 }
 
-/// An `english` index of the SciFact corpus, built by the real binary in
-/// `dir`, and the data set's folder; `None` (after [`skip_for_want_of`])
-/// without the data.
-pub fn scifact_english(dir: &Path) -> Option<(PathBuf, PathBuf)> {
-    let data = shared_data("scifact")?;
-    let db = dir.join("scifact.db");
-    let corpus = data.join("corpus.jsonl.gz");
-    let out =
-        litindex().arg("--db").arg(&db).args(["ingest", "-q", "--analyzer", "english"]).arg(&corpus).output().unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
-    Some((db, data))
+/// The SciFact corpus's `english` index, built by the real binary once per
+/// test binary (not once per test: an ingest of SciFact is the slowest setup
+/// of the suite), and the data set's folder; `None` (after
+/// [`skip_for_want_of`]) without the data.
+///
+/// The index lives in a directory of its own under cargo's
+/// `CARGO_TARGET_TMPDIR`, kept while the process runs; the directories of
+/// processes that have ended are removed by the next one. Tests only read it
+/// (search, eval, the citation check); a test that would write must copy
+/// it first (`VACUUM INTO` a file of its own), none does today.
+pub fn scifact_english() -> Option<(&'static Path, &'static Path)> {
+    static INDEX: OnceLock<Option<(PathBuf, PathBuf)>> = OnceLock::new();
+    let built = INDEX.get_or_init(|| {
+        let data = shared_data("scifact")?;
+        let parent = Path::new(env!("CARGO_TARGET_TMPDIR"));
+        remove_ended_fixtures(parent);
+        let dir = parent.join(format!("{FIXTURE_PREFIX}{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let db = dir.join("scifact.db");
+        let corpus = data.join("corpus.jsonl.gz");
+        let out = litindex()
+            .arg("--db")
+            .arg(&db)
+            .args(["ingest", "-q", "--analyzer", "english"])
+            .arg(&corpus)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+        Some((db, data))
+    });
+    built.as_ref().map(|(db, data)| (db.as_path(), data.as_path()))
+}
+
+/// The prefix of the shared fixtures' directories; the process id follows.
+const FIXTURE_PREFIX: &str = "scifact-english-";
+
+/// Removes the fixture directories under `parent` whose process has ended.
+fn remove_ended_fixtures(parent: &Path) {
+    let Ok(entries) = std::fs::read_dir(parent) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(pid) = name.strip_prefix(FIXTURE_PREFIX).and_then(|p| p.parse::<u32>().ok()) else { continue };
+        if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
 }
 
 /// `.ci/run` exports every switch of [`Need`] (to `1`, overridable from the
