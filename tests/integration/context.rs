@@ -172,7 +172,7 @@ fn citation_check_scifact_dev_gold_at_least_0_78_near_miss_at_most_0_52_targets_
     let v = json(
         &litindex()
             .arg("--db")
-            .arg(&db)
+            .arg(db)
             .arg("eval-citations")
             .arg("--claims")
             .arg(original.join("claims_dev.jsonl"))

@@ -23,7 +23,7 @@ fn evidence_scifact_dev_hit1_at_least_0_61_hit3_at_least_0_845_targets_0_60_and_
     let sentences = data.join("original_format/corpus_sentences.jsonl.gz");
     let out = litindex()
         .arg("--db")
-        .arg(&db)
+        .arg(db)
         .arg("eval-evidence")
         .arg("--claims")
         .arg(&claims)
