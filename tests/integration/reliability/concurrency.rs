@@ -107,6 +107,8 @@ fn a_second_writer_waits_for_the_busy_timeout_then_fails_clearly() {
 const SLEEP_SYSCALLS: [&str; 2] = ["35", "230"];
 #[cfg(target_arch = "aarch64")]
 const SLEEP_SYSCALLS: [&str; 2] = ["101", "115"];
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+compile_error!("reliability::concurrency: add this architecture's nanosleep and clock_nanosleep numbers");
 
 /// Returns once a thread of `child` is inside a sleep system call (read from
 /// `/proc/PID/task/*/syscall`), an event, not a deadline; fails if `child`
