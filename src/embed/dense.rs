@@ -223,4 +223,52 @@ mod tests {
         let best = all.iter().copied().fold(f32::NEG_INFINITY, f32::max);
         assert_eq!(idx.top_k(&q, 1)[0].score, f64::from(best));
     }
+
+    /// Rows `n` of dimension `dim`, and a query, drawn from `seed`: each
+    /// coordinate one of nine values in −1..1, so equal scores (ties) are common.
+    fn seeded(seed: u64, n: usize, dim: usize) -> (DenseIndex, Vec<f32>) {
+        let mut state = seed;
+        let mut next = || {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((state >> 33) % 9) as f32 / 4.0 - 1.0
+        };
+        let mut idx = DenseIndex::new(dim);
+        for k in 0..n {
+            let v: Vec<f32> = (0..dim).map(|_| next()).collect();
+            // Keys out of row order, so the ties' order by key is not the rows'.
+            idx.push((k as i64 * 7919) % 100_003, &v);
+        }
+        let q = (0..dim).map(|_| next()).collect();
+        (idx, q)
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+
+        /// Threaded = serial: the scan rayon splits over the cores (past
+        /// PARALLEL_ROWS rows, in tasks of ROWS_PER_TASK, the last one short)
+        /// gives every row the score of one serial scan, and so the same top k.
+        #[test]
+        fn the_threaded_scan_equals_a_serial_scan(
+            seed in proptest::prelude::any::<u64>(),
+            extra in 0..3 * ROWS_PER_TASK,
+            dim in 1usize..20,
+            k in 0usize..50,
+        ) {
+            let n = PARALLEL_ROWS + extra;
+            let (idx, q) = seeded(seed, n, dim);
+            let threaded = idx.scores(&q);
+            let mut serial = vec![0f32; n];
+            scan(&idx.data, dim, &q, &mut serial);
+            proptest::prop_assert_eq!(threaded.len(), n);
+            let differ = threaded.iter().zip(&serial).position(|(a, b)| a.to_bits() != b.to_bits());
+            proptest::prop_assert_eq!(differ, None, "row {:?} differs", differ);
+            let serial_top = top_k(idx.keys.iter().zip(&serial).map(|(&doc, &s)| Candidate { doc, score: f64::from(s) }), k);
+            let top = idx.top_k(&q, k);
+            proptest::prop_assert_eq!(
+                top.iter().map(|c| (c.doc, c.score.to_bits())).collect::<Vec<_>>(),
+                serial_top.iter().map(|c| (c.doc, c.score.to_bits())).collect::<Vec<_>>()
+            );
+        }
+    }
 }

@@ -58,7 +58,7 @@ mod with_feature {
 
     #[test]
     #[cfg_attr(not(feature = "tantivy"), ignore = "needs --features tantivy")]
-    fn bench_peer_fts5_tantivy_reports_tantivy_and_agrees_with_litindex() {
+    fn bench_peer_fts5_tantivy_top1_agreement_at_least_0_85_top10_overlap_at_least_0_95() {
         let dir = tempfile::tempdir().unwrap();
         corpus(dir.path(), "600", "120");
         let out =

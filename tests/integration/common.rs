@@ -2,6 +2,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::sync::OnceLock;
 
 use litindex::analyzer::Analyzer;
 use litindex::bm25::Bm25;
@@ -63,17 +64,88 @@ pub fn build_papers(path: &Path, papers: &[Paper], bm25: Bm25) -> Store {
     Store::open(path).unwrap()
 }
 
-/// Whether `LITINDEX_REQUIRE_DATA=1`: the data sets and the model must be
-/// there, and a test that would skip for want of them fails instead (CI sets it).
-pub fn data_required() -> bool {
-    std::env::var("LITINDEX_REQUIRE_DATA").is_ok_and(|v| v == "1")
+/// What a test may need that is not part of the repository. Without it the
+/// test says `skipping: …` on stderr and passes; with its switch,
+/// `LITINDEX_REQUIRE_<NAME>=1`, it fails instead. `.ci/run` sets every switch
+/// (checked by [`ci_sets_every_require_switch`]), so nothing is skipped in CI.
+///
+/// | switch                          | what the tests need                                   |
+/// |---------------------------------|-------------------------------------------------------|
+/// | `LITINDEX_REQUIRE_DATA`         | `../shared/data` (SciFact, CACM, the MiniLM reference)|
+/// | `LITINDEX_REQUIRE_MODEL`        | the embedding model (`LITINDEX_MODEL_DIR`)            |
+/// | `LITINDEX_REQUIRE_PYTHON`       | python3 with rispy and jsonschema (export read-backs) |
+/// | `LITINDEX_REQUIRE_MCP_CLIENT`   | the MCP Python SDK (`mcp`'s independent client)       |
+/// | `LITINDEX_REQUIRE_BROWSER`      | chromium and playwright-core (`serve/browser`)        |
+/// | `LITINDEX_REQUIRE_OPENSEARCH`   | Java, Maven and the test node (`opensearch/`)         |
+/// | `LITINDEX_REQUIRE_ROOT`         | root, `setpriv` and a mountable tmpfs (`reliability`) |
+/// | `LITINDEX_REQUIRE_SQLITE3`      | the `sqlite3` shell (`reliability::crash`)            |
+/// | `LITINDEX_REQUIRE_FAILPOINTS`   | a build with `--features failpoints` (`failpoints`)   |
+///
+/// `mcp`, `serve/browser` and `opensearch/node` read their switch themselves
+/// (the same names); the others call [`skip`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Need {
+    Data,
+    Model,
+    Python,
+    McpClient,
+    Browser,
+    OpenSearch,
+    Root,
+    Sqlite3,
+    Failpoints,
 }
 
-/// Skips a test for want of `what`: says so on stderr, or, under
-/// `LITINDEX_REQUIRE_DATA=1`, fails.
-pub fn skip_for_want_of(what: &str) {
-    assert!(!data_required(), "LITINDEX_REQUIRE_DATA=1, but {what}");
+impl Need {
+    pub const ALL: [Need; 9] = [
+        Need::Data,
+        Need::Model,
+        Need::Python,
+        Need::McpClient,
+        Need::Browser,
+        Need::OpenSearch,
+        Need::Root,
+        Need::Sqlite3,
+        Need::Failpoints,
+    ];
+
+    /// The environment variable that makes a skip for want of this a failure.
+    pub fn switch(self) -> &'static str {
+        match self {
+            Need::Data => "LITINDEX_REQUIRE_DATA",
+            Need::Model => "LITINDEX_REQUIRE_MODEL",
+            Need::Python => "LITINDEX_REQUIRE_PYTHON",
+            Need::McpClient => "LITINDEX_REQUIRE_MCP_CLIENT",
+            Need::Browser => "LITINDEX_REQUIRE_BROWSER",
+            Need::OpenSearch => "LITINDEX_REQUIRE_OPENSEARCH",
+            Need::Root => "LITINDEX_REQUIRE_ROOT",
+            Need::Sqlite3 => "LITINDEX_REQUIRE_SQLITE3",
+            Need::Failpoints => "LITINDEX_REQUIRE_FAILPOINTS",
+        }
+    }
+
+    /// Whether its switch is set to `1`.
+    pub fn required(self) -> bool {
+        std::env::var(self.switch()).is_ok_and(|v| v == "1")
+    }
+}
+
+/// Skips a test for want of `what`: says so on stderr, or fails when
+/// `need`'s switch is set.
+pub fn skip(need: Need, what: &str) {
+    assert!(!need.required(), "{}=1, but {what}", need.switch());
     eprintln!("skipping: {what}");
+}
+
+/// Whether `LITINDEX_REQUIRE_DATA=1`: the data sets must be there, and a
+/// test that would skip for want of them fails instead (CI sets it).
+pub fn data_required() -> bool {
+    Need::Data.required()
+}
+
+/// Skips a test for want of data: [`skip`] with [`Need::Data`].
+pub fn skip_for_want_of(what: &str) {
+    skip(Need::Data, what);
 }
 
 /// `../shared/data/SUB` (`SUB` may be empty), the real data sets that are not
@@ -88,15 +160,93 @@ pub fn shared_data(sub: &str) -> Option<PathBuf> {
     }
 }
 
-/// An `english` index of the SciFact corpus, built by the real binary in
-/// `dir`, and the data set's folder; `None` (after [`skip_for_want_of`])
-/// without the data.
-pub fn scifact_english(dir: &Path) -> Option<(PathBuf, PathBuf)> {
-    let data = shared_data("scifact")?;
-    let db = dir.join("scifact.db");
-    let corpus = data.join("corpus.jsonl.gz");
-    let out =
-        litindex().arg("--db").arg(&db).args(["ingest", "-q", "--analyzer", "english"]).arg(&corpus).output().unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
-    Some((db, data))
+/// The SciFact corpus's `english` index, built by the real binary once per
+/// test binary (not once per test: an ingest of SciFact is the slowest setup
+/// of the suite), and the data set's folder; `None` (after
+/// [`skip_for_want_of`]) without the data.
+///
+/// The index lives in a directory of its own under cargo's
+/// `CARGO_TARGET_TMPDIR`, kept while the process runs; the directories of
+/// processes that have ended are removed by the next one. Tests only read it
+/// (search, eval, the citation check); a test that would write must copy
+/// it first (`VACUUM INTO` a file of its own), none does today.
+pub fn scifact_english() -> Option<(&'static Path, &'static Path)> {
+    static INDEX: OnceLock<Option<(PathBuf, PathBuf)>> = OnceLock::new();
+    let built = INDEX.get_or_init(|| {
+        let data = shared_data("scifact")?;
+        let parent = Path::new(env!("CARGO_TARGET_TMPDIR"));
+        remove_ended_fixtures(parent);
+        let dir = parent.join(format!("{FIXTURE_PREFIX}{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let db = dir.join("scifact.db");
+        let corpus = data.join("corpus.jsonl.gz");
+        let out = litindex()
+            .arg("--db")
+            .arg(&db)
+            .args(["ingest", "-q", "--analyzer", "english"])
+            .arg(&corpus)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+        Some((db, data))
+    });
+    built.as_ref().map(|(db, data)| (db.as_path(), data.as_path()))
+}
+
+/// The prefix of the shared fixtures' directories; the process id follows.
+const FIXTURE_PREFIX: &str = "scifact-english-";
+
+/// Removes the fixture directories under `parent` whose process has ended.
+fn remove_ended_fixtures(parent: &Path) {
+    let Ok(entries) = std::fs::read_dir(parent) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(pid) = name.strip_prefix(FIXTURE_PREFIX).and_then(|p| p.parse::<u32>().ok()) else { continue };
+        if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+/// `.ci/run` exports every switch of [`Need`] (to `1`, overridable from the
+/// environment), and the tests name no `LITINDEX_REQUIRE_*` switch that is not
+/// one of them.
+#[test]
+fn ci_sets_every_require_switch() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let ci = std::fs::read_to_string(root.join(".ci/run")).unwrap();
+    for need in Need::ALL {
+        let export = format!("export {}=\"${{{}:-1}}\"", need.switch(), need.switch());
+        assert!(ci.contains(&export), ".ci/run does not `{export}`");
+    }
+    let known: Vec<&str> = Need::ALL.iter().map(|n| n.switch()).collect();
+    let mut stack = vec![root.join("tests")];
+    let mut files = 0;
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                if !path.ends_with("node_modules") {
+                    stack.push(path);
+                }
+                continue;
+            }
+            let Ok(text) = std::fs::read_to_string(&path) else { continue };
+            files += 1;
+            for (at, _) in text.match_indices("LITINDEX_REQUIRE_") {
+                let name: String = text[at..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_uppercase() || *c == '_' || c.is_ascii_digit())
+                    .collect();
+                let name = name.trim_end_matches('_');
+                assert!(
+                    name == "LITINDEX_REQUIRE" || known.contains(&name),
+                    "{} names {name}, which is not a switch of common::Need",
+                    path.display()
+                );
+            }
+        }
+    }
+    assert!(files > 50, "read only {files} files under tests/");
 }

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::common::{litindex, shared_data, stderr, stdout};
+use crate::common::{litindex, scifact_english, stderr, stdout};
 
 const CORPUS: &str = r#"{"id": "d1", "title": "alpha alpha alpha", "abstract": "gamma"}
 {"id": "d2", "title": "alpha gamma", "abstract": "gamma delta"}
@@ -158,26 +158,20 @@ fn a_document_id_with_whitespace_cannot_be_written_as_trec() {
     assert_eq!(stderr(&o).lines().count(), 1);
 }
 
+/// BM25 alone (english analyzer, no walk, pool 100) on SciFact's 300 judged
+/// test queries. Measured 0.6942 (docs/EVALUATION.md); the target is 0.69
+/// (BEIR's BM25 is 0.665, bm25s with stemming 0.686), met, so the floor is
+/// the target itself.
 #[test]
-fn scifact_english_bm25_keeps_its_published_level() {
-    let Some(data) = shared_data("scifact") else { return };
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("scifact.db");
-    let o = litindex()
-        .arg("--db")
-        .arg(&db)
-        .args(["ingest", "--quiet", "--analyzer", "english"])
-        .arg(data.join("corpus.jsonl.gz"))
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", stderr(&o));
+fn scifact_english_bm25_ndcg10_at_least_0_69_the_target() {
+    let Some((db, data)) = scifact_english() else { return };
     let v = eval_json(
-        &db,
+        db,
         &data.join("queries.jsonl"),
         &data.join("qrels/test.tsv"),
         &["--hops", "0", "--weights", "1,0,0", "--pool", "100"],
     );
     assert_eq!(v["queries"], 300);
     let ndcg = v["ndcg@10"].as_f64().unwrap();
-    assert!(ndcg >= 0.65, "SciFact nDCG@10 with the english analyzer fell to {ndcg}");
+    assert!(ndcg >= 0.69, "SciFact nDCG@10 with the english analyzer fell to {ndcg}, below the 0.69 target");
 }

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::common::{litindex, shared_data, stderr, stdout};
+use crate::common::{litindex, scifact_english, stderr, stdout};
 
 fn run(db: &Path, args: &[&str]) -> std::process::Output {
     litindex().arg("--db").arg(db).args(args).output().expect("run litindex")
@@ -13,20 +13,17 @@ fn run(db: &Path, args: &[&str]) -> std::process::Output {
 
 /// The thresholds measured on the 209 dev triples with the default
 /// parameters (chosen on the train claims; docs/EVALUATION.md): Hit@1 0.617,
-/// Hit@3 0.847. The Hit@3 target, 0.85, is not reached.
+/// Hit@3 0.847. The targets: Hit@1 ≥ 0.60 (met, so the floor is
+/// above it) and Hit@3 ≥ 0.85 (missed by one triple: the floor is the level
+/// reached).
 #[test]
-fn evidence_sentences_on_scifact_dev() {
-    let Some(data) = shared_data("scifact") else { return };
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("scifact.db");
-    let corpus = data.join("corpus.jsonl.gz");
-    let out = run(&db, &["ingest", "-q", "--analyzer", "english", corpus.to_str().unwrap()]);
-    assert!(out.status.success(), "{}", stderr(&out));
+fn evidence_scifact_dev_hit1_at_least_0_61_hit3_at_least_0_845_targets_0_60_and_0_85() {
+    let Some((db, data)) = scifact_english() else { return };
     let claims = data.join("original_format/claims_dev.jsonl");
     let sentences = data.join("original_format/corpus_sentences.jsonl.gz");
     let out = litindex()
         .arg("--db")
-        .arg(&db)
+        .arg(db)
         .arg("eval-evidence")
         .arg("--claims")
         .arg(&claims)

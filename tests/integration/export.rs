@@ -13,7 +13,7 @@ use std::process::Command;
 use biblatex::{Bibliography, ChunksExt};
 use serde_json::{Value, json};
 
-use crate::common::{Paper, litindex, skip_for_want_of, stderr, stdout};
+use crate::common::{Need, Paper, litindex, skip, stderr, stdout};
 
 /// A paper of the test index, with what every format must give back.
 struct Expected {
@@ -191,11 +191,11 @@ fn bibtex_round_trips_through_the_biblatex_crate() {
 }
 
 /// Runs `python3 -c script args`, or `None` (skipped, or a failure under
-/// `LITINDEX_REQUIRE_DATA=1`) when python3 or `module` is missing.
+/// `LITINDEX_REQUIRE_PYTHON=1`) when python3 or `module` is missing.
 fn python(module: &str, script: &str, args: &[&Path]) -> Option<String> {
     let probe = Command::new("python3").args(["-c", &format!("import {module}")]).output();
     if !probe.is_ok_and(|o| o.status.success()) {
-        skip_for_want_of(&format!("python3 with `{module}` is not installed (pip install {module})"));
+        skip(Need::Python, &format!("python3 with `{module}` is not installed (pip install {module})"));
         return None;
     }
     let o = Command::new("python3").arg("-c").arg(script).args(args).output().unwrap();

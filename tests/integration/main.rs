@@ -2,12 +2,18 @@
 //!
 //! `cli` drives the real `litindex` binary against temporary databases
 //! (one submodule per command);
-//! `properties` holds the two-implementations-agree property tests;
+//! `properties` and `properties_search` hold the property tests (two
+//! implementations agree; build = ingest; filtered ⊆ unfiltered);
 //! `retrieval` checks ranking behaviour on the built-in mock corpus.
 //!
 //! The tests that crash or pause the binary at failpoints need
 //! `cargo test --features failpoints`; `failpoints` says so when they are
 //! compiled out.
+//!
+//! A test that needs what the repository does not hold (data, the model,
+//! python packages, a browser, an OpenSearch node, root, …) skips without it,
+//! and fails instead under its `LITINDEX_REQUIRE_*` switch: the list is
+//! `common::Need`, and `.ci/run` sets every one.
 
 mod analyzers;
 mod bench;
@@ -31,6 +37,7 @@ mod mcp;
 mod one_path;
 mod opensearch;
 mod properties;
+mod properties_search;
 mod query_language;
 mod related;
 mod reliability;

@@ -356,8 +356,10 @@ fn check_verifies_the_user_tables() {
 /// The residual-feedback evaluation on CACM: marking the first relevant
 /// paper of the top 10 as favorite must lift the residual nDCG@10 by at
 /// least 10 % (relative), and with feedback switched off it does not.
+/// Measured +18.3 % (english) and +46.7 % (plain) over the 52 judged
+/// queries (docs/EVALUATION.md); the target, 10 %, is the floor.
 #[test]
-fn feedback_lifts_the_residual_ranking_on_cacm() {
+fn feedback_lifts_cacm_residual_ndcg10_by_at_least_10_percent_the_target() {
     let Some(cacm) = shared_data("cacm") else { return };
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("cacm.db");

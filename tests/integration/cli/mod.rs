@@ -10,7 +10,7 @@ use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Output, Stdio};
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
 use serde_json::Value;
 
@@ -88,6 +88,15 @@ fn assert_one_line_error(o: &Output, code: i32, needles: &[&str]) -> String {
 /// The names in `dir`.
 fn listing(dir: &Path) -> BTreeSet<String> {
     fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect()
+}
+
+/// Sets `path`'s modification time to a fixed moment long past (2001-09-09),
+/// so that any later write, which sets it to the present, changes it: no
+/// waiting for the coarse clock of file times to tick past the last write.
+fn age(path: &Path) {
+    let past = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000_000);
+    fs::File::options().write(true).open(path).unwrap().set_modified(past).unwrap();
+    assert_eq!(fs::metadata(path).unwrap().modified().unwrap(), past, "{} keeps its old time", path.display());
 }
 
 /// A file's full content and modification time.
