@@ -12,6 +12,20 @@ use crate::common::{Need, skip, stderr};
 
 const NOBODY: u32 = 65534;
 
+/// A copy of the binary, readable and runnable by every user, made once per
+/// test process in a temporary directory of mode 755 (kept for the process).
+fn nobody_binary() -> std::path::PathBuf {
+    static COPY: std::sync::OnceLock<(tempfile::TempDir, std::path::PathBuf)> = std::sync::OnceLock::new();
+    let (_, exe) = COPY.get_or_init(|| {
+        let dir = tempdir();
+        let exe = dir.path().join("litindex");
+        fs::copy(env!("CARGO_BIN_EXE_litindex"), &exe).unwrap();
+        set_mode(&exe, 0o755);
+        (dir, exe)
+    });
+    exe.clone()
+}
+
 /// The binary run as user `nobody` through `setpriv`, or `None` (with a note)
 /// when that is impossible: not root, or no `setpriv`.
 fn as_nobody(db: &Path, args: &[&str]) -> Option<Command> {
@@ -23,8 +37,11 @@ fn as_nobody(db: &Path, args: &[&str]) -> Option<Command> {
         skip(Need::Root, "`setpriv` is not installed");
         return None;
     }
-    // Every directory above the index and the binary must let others through.
-    for path in [db, Path::new(env!("CARGO_BIN_EXE_litindex"))] {
+    // Every directory above the index and the binary must let others through:
+    // the binary is run from a copy in a world-readable temporary directory,
+    // so a checkout under a closed home directory does not matter.
+    let exe = nobody_binary();
+    for path in [db, exe.as_path()] {
         for dir in path.ancestors().skip(1) {
             let mode = std::os::unix::fs::PermissionsExt::mode(&fs::metadata(dir).unwrap().permissions());
             if mode & 0o001 == 0 {
@@ -35,7 +52,7 @@ fn as_nobody(db: &Path, args: &[&str]) -> Option<Command> {
     }
     let mut c = Command::new("setpriv");
     c.args([format!("--reuid={NOBODY}"), format!("--regid={NOBODY}"), "--clear-groups".into()])
-        .arg(env!("CARGO_BIN_EXE_litindex"))
+        .arg(&exe)
         .current_dir(db.parent().unwrap())
         .env_remove("LITINDEX_DB")
         .arg("--db")
