@@ -24,8 +24,8 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::api::BadRequest;
 use crate::analyzer::{Analyzer, indexed_text};
+use crate::api::BadRequest;
 use crate::candidate::{Candidate, DocScores, positive, top_k};
 use crate::names::{fold_words, name_words};
 use crate::store::{FilterFields, FilterRow, Store};
