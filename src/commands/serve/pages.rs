@@ -5,8 +5,8 @@ use axum::http::StatusCode;
 use maud::{DOCTYPE, Markup, html};
 
 use super::routes::SearchForm;
+use litindex::api::PaperDetails;
 use litindex::search::{Hit, RetrievalResult, Weights};
-use litindex::store::PaperRow;
 use litindex::store::marks::{LABELS, LabelMark};
 
 /// A search's answer, the weights its final scores used, and its page:
@@ -26,7 +26,7 @@ pub(super) struct Linked {
 
 /// What the paper page shows.
 pub(super) struct PaperView {
-    pub row: PaperRow,
+    pub paper: PaperDetails,
     /// (alias, kind), the paper's own id left out.
     pub aliases: Vec<(String, String)>,
     pub references: Vec<Linked>,
@@ -92,7 +92,7 @@ fn search_form(form: &SearchForm) -> Markup {
                     placeholder="words +must -not \"a phrase\" author:NAME year:2019..2023 venue:NAME";
                 button type="submit" { "Search" }
             }
-            div.row.filters {
+            div.paper.filters {
                 label { "author " input type="text" name="author" value=(form.author); }
                 label { "year " input type="text" name="year" value=(form.year) placeholder="2019..2023"; }
                 label { "venue " input type="text" name="venue" value=(form.venue); }
@@ -264,7 +264,7 @@ pub(super) fn highlighted(text: &str, spans: &[[usize; 2]]) -> Markup {
 
 /// The paper page; `token`: the write token when the buttons are offered.
 pub(super) fn paper_page(v: &PaperView, token: Option<&str>) -> Markup {
-    let p = &v.row;
+    let p = &v.paper;
     layout(
         &p.title,
         html! {
@@ -302,7 +302,7 @@ pub(super) fn paper_page(v: &PaperView, token: Option<&str>) -> Markup {
 }
 
 fn marks(v: &PaperView, token: Option<&str>) -> Markup {
-    let id = v.row.id.as_str();
+    let id = v.paper.id.as_str();
     html! {
         section.marks {
             h2 { "Marks" }

@@ -19,7 +19,6 @@ use litindex::api::search::more_after;
 use litindex::api::{
     BadRequest, MarkRequest, Page, SearchOptions, UnknownPaper, UnmarkRequest, parse_mode, resolve_each, run_search,
 };
-use litindex::graph::Direction;
 use litindex::search::YearRange;
 use litindex::store::{Label, MarkFilter};
 
@@ -203,18 +202,14 @@ async fn paper_page(State(app): State<Arc<App>>, Query(p): Query<IdParam>) -> Re
 
 /// Everything the paper page shows, read in one read transaction.
 fn paper_view(store: &litindex::store::Store, input: &str) -> Result<PaperView, Failure> {
-    let id = resolve(store, input)?;
-    let row = store.paper(&id)?.ok_or_else(|| {
-        Failure::not_found(UnknownPaper { input: input.to_string(), index: store.path().to_path_buf() }.plain())
-    })?;
-    let linked = |direction| -> anyhow::Result<Vec<Linked>> {
-        store
-            .linked(&id, direction)?
-            .into_iter()
-            .map(|other| Ok(Linked { title: store.paper(&other)?.map(|p| p.title), id: other }))
-            .collect()
+    limits::text("id", input)?;
+    // The paper as `litindex paper` and MCP's `get_paper` have it.
+    let paper = litindex::api::paper(store, input)?;
+    let id = paper.id.clone();
+    let linked = |ids: &[String]| -> anyhow::Result<Vec<Linked>> {
+        ids.iter().map(|other| Ok(Linked { title: store.paper(other)?.map(|p| p.title), id: other.clone() })).collect()
     };
-    let (references, citations) = (linked(Direction::References)?, linked(Direction::Citations)?);
+    let (references, citations) = (linked(&paper.references)?, linked(&paper.citations)?);
     let marks = store.marked(&MarkFilter::default())?.into_iter().filter(|m| m.id.as_deref() == Some(id.as_str()));
     let (mut labels, mut tags) = (Vec::new(), Vec::new());
     for m in marks {
@@ -223,7 +218,7 @@ fn paper_view(store: &litindex::store::Store, input: &str) -> Result<PaperView, 
     }
     let aliases = store.alias_kinds_of(&id)?.into_iter().filter(|(alias, _)| *alias != id).collect();
     let graph = graph_svg::neighbourhood(store, &id)?;
-    Ok(PaperView { row, aliases, references, citations, labels, tags, graph })
+    Ok(PaperView { paper, aliases, references, citations, labels, tags, graph })
 }
 
 async fn graph(State(app): State<Arc<App>>, Query(p): Query<IdParam>) -> Result<Response, Failure> {
