@@ -73,6 +73,14 @@ impl SearchOptions {
         let venues = values("venue", &self.venues)?;
         let walk = self.hops.map(|h| hops(h, MAX_SEARCH_HOPS, SEARCH_HOPS_WHY)).transpose()?;
         let parsed = parse_query(&self.query).map_err(|e| BadRequest(e.to_string()))?;
+        let mode = self.mode.unwrap_or_default();
+        if mode != Mode::Bm25 && crate::store::vectors::totals(store.conn())?.0 == 0 {
+            return Err(BadRequest(format!(
+                "mode {} needs the vectors of `litindex embed`, and this index has none: use mode bm25, or embed the index first",
+                mode.name()
+            ))
+            .into());
+        }
         // The defaults of `litindex search` with no flags (cli/search.rs's `SearchOpts::params`).
         let graph_score = GraphScore::default();
         let d = graph_score.defaults();
@@ -88,7 +96,7 @@ impl SearchOptions {
         Ok(SearchRequest {
             query: parsed.text,
             params,
-            semantic: SemanticParams { mode: self.mode.unwrap_or_default(), ..SemanticParams::default() },
+            semantic: SemanticParams { mode, ..SemanticParams::default() },
             limit: Some(self.page.size),
             offset: self.page.offset,
             filter: filter.and(parsed.filter),

@@ -126,6 +126,10 @@ fn serve_values_starting_with_a_dash_are_values_and_pages_go_on_by_offset() {
     assert_eq!(a.body.matches("<li class=\"hit").count(), 0);
     let a = server.get("/?q=-x+sparse&venue=--db%3D%2Fetc%2Fpasswd");
     assert_eq!(a.status, 200, "{}", a.body);
+    // A dense search of an index without vectors is the caller's mistake, said plainly.
+    let a = server.get("/?q=sparse&mode=dense");
+    assert_eq!(a.status, 400, "{}", a.body);
+    assert!(a.body.contains("litindex embed") && !a.body.contains(db.to_str().unwrap()), "{}", a.body);
 
     // The next page: a stable link with the offset, the CLI's hits 21 to 40.
     let o = litindex()
