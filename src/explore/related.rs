@@ -37,7 +37,7 @@ pub const TEXT_TERMS: usize = 25;
 /// How many shared ids a result lists.
 pub const SAMPLE: usize = 5;
 
-/// `related --method`.
+/// How `related` measures likeness (`related --method`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Method {
