@@ -12,7 +12,19 @@ use std::fmt;
 use std::str::FromStr;
 
 /// Which way to follow citations.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    clap::ValueEnum,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum Direction {
     /// Both ways: the graph as undirected.
     #[default]

@@ -19,6 +19,7 @@
 //! `litindex bench`.
 
 pub mod analyzer;
+pub mod api;
 pub mod bench;
 pub mod bm25;
 pub mod candidate;

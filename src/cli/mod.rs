@@ -358,7 +358,7 @@ pub(crate) fn hops_in(s: &str, max: u32, why: &str) -> Result<u32, String> {
 }
 
 /// The farthest `neighbors` walks.
-pub const MAX_NEIGHBOR_HOPS: u32 = 10;
+pub const MAX_NEIGHBOR_HOPS: u32 = litindex::api::limits::MAX_NEIGHBOR_HOPS;
 
 #[cfg(test)]
 mod tests {

@@ -19,12 +19,3 @@ pub struct ServeArgs {
     #[arg(long)]
     pub allow_writes: bool,
 }
-
-/// The web page's search form, read as `search`'s command line (the same
-/// flags, checks and messages).
-#[derive(Debug, clap::Parser)]
-#[command(name = "search")]
-pub struct WebSearch {
-    #[command(flatten)]
-    pub search: super::SearchArgs,
-}

@@ -20,8 +20,8 @@ pub fn run(args: &ExportArgs, store: &Store, out: &mut dyn Write) -> anyhow::Res
             let result = search(store, &args.search.request(query, args.limit), index.as_ref())?;
             Some(result.ranked.into_iter().map(|h| h.id).collect())
         }
-        None if !args.ids.is_empty() => Some(resolve(store, &args.ids)?),
-        None => args.marks.map(|label| super::related::marked(store, label)).transpose()?,
+        None if !args.ids.is_empty() => Some(litindex::api::resolve_each(store, &args.ids)?),
+        None => args.marks.map(|label| litindex::api::marked(store, label)).transpose()?,
     };
     let write = |out: &mut dyn Write| match &ids {
         Some(ids) => cite::export_ids(store, ids, format, out),
@@ -37,16 +37,6 @@ pub fn run(args: &ExportArgs, store: &Store, out: &mut dyn Write) -> anyhow::Res
         }
     }
     Ok(())
-}
-
-/// The canonical ids of `inputs`, each named by any alias; an unknown one is an error naming it.
-fn resolve(store: &Store, inputs: &[String]) -> anyhow::Result<Vec<String>> {
-    inputs
-        .iter()
-        .map(|input| {
-            store.resolve(input)?.with_context(|| format!("unknown paper id `{input}` in {}", store.path().display()))
-        })
-        .collect()
 }
 
 /// Writes through `write` into a temporary file beside `path`, renamed onto

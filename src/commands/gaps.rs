@@ -11,11 +11,11 @@ pub fn run(args: &GapsArgs, store: &Store, out: &mut dyn Write) -> anyhow::Resul
     let from = if args.all {
         None
     } else if let Some(label) = args.from_marks {
-        Some(super::related::marked(store, label)?)
+        Some(litindex::api::marked(store, label)?)
     } else if let Some(source) = &args.source {
         Some(from_source(store, source)?)
     } else {
-        Some(super::related::resolve_all(store, &args.from)?)
+        Some(litindex::api::resolve_distinct(store, &args.from)?)
     };
     let gaps = gaps(store, from.as_deref(), args.limit)?;
     match args.format {

@@ -31,24 +31,16 @@ mod synth;
 mod verify_citations;
 mod watch;
 
-use std::fmt;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::cli::{Cli, Command, DEFAULT_DB};
 use litindex::store::Store;
 
-/// An argument that parsed but is not acceptable; `main` exits with 2 for it.
-#[derive(Debug)]
-pub struct UsageError(pub String);
-
-impl fmt::Display for UsageError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for UsageError {}
+/// An argument that parsed but is not acceptable; `main` exits with 2 for
+/// it. The library's [`BadRequest`](litindex::api::BadRequest): one kind for
+/// a caller's bad request, whether it came from flags, MCP or the web page.
+pub use litindex::api::BadRequest as UsageError;
 
 /// Which database the user asked for.
 enum Db {
@@ -159,4 +151,11 @@ fn open_for_reading(db: &Db) -> anyhow::Result<Store> {
 /// Writes a note from the library on stderr.
 pub fn print_note(note: &str) {
     eprintln!("litindex: note: {note}");
+}
+
+/// The model directory of a dense or hybrid search from MCP or the web page:
+/// `LITINDEX_MODEL_DIR` when set (as the CLI's `--model-dir` reads it), else
+/// the one `litindex embed` recorded.
+pub(crate) fn model_dir() -> Option<PathBuf> {
+    std::env::var_os(litindex::embed::MODEL_DIR_ENV).filter(|d| !d.is_empty()).map(PathBuf::from)
 }

@@ -1,30 +1,13 @@
-//! `litindex paper`: one paper in full.
+//! `litindex paper`: one paper in full ([`litindex::api::paper`]).
 
 use std::io::Write;
 
 use crate::cli::{Format, PaperArgs};
-use litindex::graph::Direction;
+use litindex::api::paper;
 use litindex::store::Store;
 
 pub fn run(args: &PaperArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result<()> {
-    let row = match store.resolve(&args.id)? {
-        Some(id) => store.paper(&id)?,
-        None => None,
-    };
-    let Some(row) = row else {
-        anyhow::bail!("unknown paper id `{}` in {}", args.id, store.path().display());
-    };
-    let paper = PaperJson {
-        references: store.linked(&row.id, Direction::References)?,
-        citations: store.linked(&row.id, Direction::Citations)?,
-        id: row.id,
-        title: row.title,
-        abstract_: row.abstract_,
-        year: row.year,
-        authors: row.authors,
-        source: row.source,
-        venue: row.venue,
-    };
+    let paper = paper(store, &args.id)?;
     match args.format {
         Format::Json => {
             super::write_json(out, &paper)?;
@@ -44,25 +27,6 @@ pub fn run(args: &PaperArgs, store: &Store, out: &mut dyn Write) -> anyhow::Resu
         }
     }
     Ok(())
-}
-
-/// What `paper --format json` prints.
-#[derive(serde::Serialize)]
-struct PaperJson {
-    id: String,
-    title: String,
-    #[serde(rename = "abstract")]
-    abstract_: String,
-    year: Option<i32>,
-    authors: Vec<String>,
-    /// Ids this paper cites.
-    references: Vec<String>,
-    /// Ids that cite it.
-    citations: Vec<String>,
-    /// The contributing sources, joined by `+`.
-    source: String,
-    /// Where it was published (null when no source said).
-    venue: Option<String>,
 }
 
 fn list(ids: &[String]) -> String {

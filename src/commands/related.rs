@@ -6,11 +6,12 @@ use super::search::truncate;
 use clap::ValueEnum;
 
 use crate::cli::{Format, RelatedArgs, RelatedMethod};
+use litindex::api::{marked, resolve_distinct};
 use litindex::explore::{Method, related};
-use litindex::store::{Label, Store};
+use litindex::store::Store;
 
 pub fn run(args: &RelatedArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result<()> {
-    let mut seeds = resolve_all(store, &args.ids)?;
+    let mut seeds = resolve_distinct(store, &args.ids)?;
     if let Some(label) = args.from_marks {
         for id in marked(store, label)? {
             if !seeds.contains(&id) {
@@ -77,31 +78,4 @@ pub fn run(args: &RelatedArgs, store: &Store, out: &mut dyn Write) -> anyhow::Re
         }
     }
     Ok(())
-}
-
-/// The papers of the index marked `label`, sorted; none is an error saying
-/// so (a reading list that selects nothing is not an empty answer).
-pub(super) fn marked(store: &Store, label: Label) -> anyhow::Result<Vec<String>> {
-    let ids = store.papers_labelled(label)?;
-    anyhow::ensure!(
-        !ids.is_empty(),
-        "no paper of {} is marked `{label}` (mark some with `litindex mark ID {label}`)",
-        store.path().display()
-    );
-    Ok(ids)
-}
-
-/// The canonical id of each paper the user named, in order, repeats dropped;
-/// an id the index does not hold is an error naming it.
-pub(super) fn resolve_all(store: &Store, ids: &[String]) -> anyhow::Result<Vec<String>> {
-    let mut out: Vec<String> = Vec::with_capacity(ids.len());
-    for input in ids {
-        let Some(id) = store.resolve(input)? else {
-            anyhow::bail!("unknown paper id `{input}` in {}", store.path().display());
-        };
-        if !out.contains(&id) {
-            out.push(id);
-        }
-    }
-    Ok(out)
 }

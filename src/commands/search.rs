@@ -4,9 +4,10 @@ use std::io::{IsTerminal, Write};
 
 use super::UsageError;
 use crate::cli::{Format, MarkedSearchOpts, SearchArgs, SearchOpts, Switch};
+use litindex::api::run_search;
 use litindex::embed::SemanticIndex;
 use litindex::evidence::mark;
-use litindex::search::{Feedback, Hit, Mode, RetrievalResult, SearchRequest, search};
+use litindex::search::{Feedback, Hit, Mode, RetrievalResult, SearchRequest};
 use litindex::store::Store;
 
 /// Checks the arguments that clap cannot.
@@ -65,8 +66,8 @@ fn title_cell(h: &Hit, max: usize) -> String {
 
 pub fn run(args: &SearchArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result<()> {
     let request = marked_request(&args.search, &args.marks, &args.query, args.limit, store)?;
-    let index = load_semantic(&args.search, store)?;
-    let result = search(store, &request, index.as_ref())?;
+    // The function MCP's `search_papers` and the web page call too.
+    let result = run_search(store, &request, &args.query, args.search.model_dir.as_deref(), &super::print_note)?;
     print(args, &request, result, out)
 }
 

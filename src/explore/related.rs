@@ -37,13 +37,17 @@ pub const TEXT_TERMS: usize = 25;
 /// How many shared ids a result lists.
 pub const SAMPLE: usize = 5;
 
-/// `related --method`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// How `related` measures likeness (`related --method`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Method {
+    /// Cited together with the seeds by the same papers (Salton's cosine)
     Cocitation,
+    /// Citing the same papers as the seeds (Salton's cosine)
     Coupling,
+    /// Co-citation, coupling and text combined
     Both,
+    /// BM25 more-like-this from the seeds' own title and abstract
     Text,
 }
 

@@ -25,6 +25,7 @@ use std::fmt;
 use serde::Serialize;
 
 use crate::analyzer::{Analyzer, indexed_text};
+use crate::api::BadRequest;
 use crate::candidate::{Candidate, DocScores, positive, top_k};
 use crate::names::{fold_words, name_words};
 use crate::store::{FilterFields, FilterRow, Store};
@@ -158,11 +159,13 @@ impl Rule {
             list.iter()
                 .map(|w| {
                     let t = analyzer.tokenize(w);
-                    anyhow::ensure!(
-                        !t.is_empty(),
-                        "`{sign}{w}` has no terms under the index's {} analyzer (a stop word?), so it cannot be tested",
-                        analyzer.name()
-                    );
+                    if t.is_empty() {
+                        return Err(BadRequest(format!(
+                            "`{sign}{w}` has no terms under the index's {} analyzer (a stop word?), so it cannot be tested",
+                            analyzer.name()
+                        ))
+                        .into());
+                    }
                     Ok(t)
                 })
                 .collect()
@@ -171,7 +174,9 @@ impl Rule {
             list.iter()
                 .map(|n| {
                     let w = fold_words(n);
-                    anyhow::ensure!(!w.is_empty(), "{what}:{n:?} has no letters or digits to match");
+                    if w.is_empty() {
+                        return Err(BadRequest(format!("{what}:{n:?} has no letters or digits to match")).into());
+                    }
                     Ok(w)
                 })
                 .collect()
@@ -186,7 +191,9 @@ impl Rule {
                 .map(|n| name_words(n))
                 .zip(&filter.authors)
                 .map(|(w, n)| {
-                    anyhow::ensure!(!w.is_empty(), "author:{n:?} has no letters or digits to match");
+                    if w.is_empty() {
+                        return Err(BadRequest(format!("author:{n:?} has no letters or digits to match")).into());
+                    }
                     Ok(w)
                 })
                 .collect::<anyhow::Result<_>>()?,

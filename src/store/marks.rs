@@ -25,7 +25,20 @@ use super::{Notes, Store, explain, open_for_writing, write_transaction};
 use crate::paper::PaperId;
 
 /// What a mark says about a paper.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, ValueEnum)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    ValueEnum,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Label {
     /// Useful: feeds the ranking of later searches (see `search::feedback`).

@@ -45,6 +45,16 @@ try {
     `the <script> paper is listed with its title as text: ${JSON.stringify(titles)}`);
   await page.screenshot({ path: join(out, 'search.png'), fullPage: false });
 
+  // 1b. The next page: a link with the offset, its hits numbered on from 21, none of page 1's.
+  const firstIds = await page.locator('li.hit .meta .id').allTextContents();
+  await page.click('nav.pages a[rel=next]');
+  await page.waitForSelector('li.hit');
+  assert.match(page.url(), /[?&]offset=20(&|$)/);
+  assert.equal(await page.locator('ol.hits').getAttribute('start'), '21');
+  const nextIds = await page.locator('li.hit .meta .id').allTextContents();
+  assert.ok(nextIds.length > 0 && nextIds.every((i) => !firstIds.includes(i)), `page 2 holds other papers: ${nextIds}`);
+  await page.goto(searchUrl);
+
   // 2. Click through to the first hit that is not the <script> paper.
   const target = page.locator('li.hit').filter({ hasNotText: '<script>' }).first();
   const id = (await target.locator('.meta .id').textContent()).trim();

@@ -4,6 +4,7 @@
 //! walk-through is in `serve/browser.rs`.
 
 mod browser;
+mod hostile;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -40,6 +41,8 @@ impl Server {
     /// Starts `serve --port 0` on `db` with `extra` flags and reads the URL it prints.
     pub fn start(db: &Path, extra: &[&str]) -> Server {
         let mut child = litindex()
+            // The index's folder: a test can see that nothing is written beside it.
+            .current_dir(db.parent().unwrap())
             .args(["serve", "--port", "0", "--db"])
             .arg(db)
             .args(extra)

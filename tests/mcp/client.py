@@ -9,15 +9,21 @@ Prints `all checks passed` and exits 0, or raises.
 
 import asyncio
 import json
+import os
 import sys
+import tempfile
 
 from mcp import Client, StdioServerParameters
 
 READ_TOOLS = ["context", "export", "gaps", "get_paper", "neighbors", "related", "search_papers", "verify_citations"]
 
 
+# The server's working directory: a tool must never write into it.
+WORKDIR = tempfile.mkdtemp(prefix="litindex-mcp-")
+
+
 def server(binary, db, *extra):
-    return StdioServerParameters(command=binary, args=["--db", db, "mcp", *extra])
+    return StdioServerParameters(command=binary, args=["--db", db, "mcp", *extra], cwd=WORKDIR)
 
 
 def text_of(result):
@@ -76,9 +82,17 @@ async def read_only(binary, db):
         outside = await ok(client, "verify_citations", {"answer": "Something else [9].", "pack": pack})
         assert outside["outside_pack"] == 1 and "outside the pack" in outside["error"], outside
 
+        # Values that look like flags are values: no file written, no flag read.
+        message = await error(client, "export", {"ids": ["--output=x.bib", first]})
+        assert "unknown paper id `--output=x.bib`" in message, message
+        assert os.listdir(WORKDIR) == [], os.listdir(WORKDIR)
+        dashed = await ok(client, "context", {"question": "-fortran compiler", "k": 3})
+        assert isinstance(dashed["sources"], list), dashed
+        await ok(client, "search_papers", {"query": "sparse attention", "must": ["-x"]})
+
         # Bad arguments: tool errors, and the server goes on.
         message = await error(client, "search_papers", {"query": "attention", "hops": 7})
-        assert "--hops 7 is out of range" in message, message
+        assert "hops 7 is out of range" in message, message
         message = await error(client, "get_paper", {"id": "no-such-paper"})
         assert "unknown paper id `no-such-paper`" in message, message
         await error(client, "search_papers", {"query": "attention", "mode": "psychic"})

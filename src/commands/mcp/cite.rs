@@ -1,6 +1,6 @@
 //! The tools of citing and grounded answers: `export`, `context`,
-//! `verify_citations` (read-only: `verify_citations` writes its two inputs
-//! to a private temporary folder for the command, nothing into the index).
+//! `verify_citations`, each a typed request to the function its CLI command
+//! calls (read-only; nothing is written anywhere).
 
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
@@ -8,13 +8,19 @@ use rmcp::{tool, tool_router};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::page::{CHARS_PER_TOKEN, ids, limit, text};
+use super::page::{CHARS_PER_TOKEN, DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS, ids, limit, text};
 use super::{Litindex, structured};
+use crate::commands::verify_citations::OutsidePack;
+use litindex::api::limits::{CONTEXT_SOURCES, PageSize};
+use litindex::api::{Page, SearchOptions, resolve_each};
+use litindex::cite;
+use litindex::context::{PackSource, SupportParams, pack, verify};
 
 /// The most characters an answer to check may have.
 const MAX_ANSWER: usize = 65_536;
 
-/// A citation format.
+/// A citation format: the ones of `litindex export` a tool offers (not Paper
+/// JSON Lines), converted to the library's with `From`.
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub(super) enum CiteFormat {
@@ -55,6 +61,29 @@ pub(super) struct VerifyCitations {
     pub pack: Value,
 }
 
+impl CiteFormat {
+    fn name(self) -> &'static str {
+        match self {
+            CiteFormat::Bibtex => "bibtex",
+            CiteFormat::CslJson => "csl-json",
+            CiteFormat::Ris => "ris",
+        }
+    }
+}
+
+impl From<CiteFormat> for cite::CiteFormat {
+    fn from(f: CiteFormat) -> cite::CiteFormat {
+        match f {
+            CiteFormat::Bibtex => cite::CiteFormat::Bibtex,
+            CiteFormat::CslJson => cite::CiteFormat::CslJson,
+            CiteFormat::Ris => cite::CiteFormat::Ris,
+        }
+    }
+}
+
+/// A `max_tokens`: 100 to 100000, 4000 when left out.
+const BUDGET: PageSize = PageSize { default: DEFAULT_MAX_TOKENS, max: MAX_MAX_TOKENS };
+
 #[tool_router(router = cite_tools, vis = "pub(super)")]
 impl Litindex {
     #[tool(
@@ -62,17 +91,15 @@ impl Litindex {
         annotations(read_only_hint = true)
     )]
     fn export(&self, Parameters(p): Parameters<Export>) -> Result<CallToolResult, String> {
-        let budget = limit(p.max_tokens, 4000, 100_000)?.max(100) * CHARS_PER_TOKEN;
-        let format = match p.format.unwrap_or(CiteFormat::Bibtex) {
-            CiteFormat::Bibtex => "bibtex",
-            CiteFormat::CslJson => "csl-json",
-            CiteFormat::Ris => "ris",
-        };
-        let mut args = vec!["export".to_string()];
-        args.extend(ids("ids", &p.ids)?);
-        args.extend(["--format".to_string(), format.to_string()]);
-        let out = String::from_utf8(self.run_cli(args)?)
-            .map_err(|e| format!("internal error: export printed no text ({e})"))?;
+        let budget = limit(p.max_tokens, BUDGET)?.max(100) * CHARS_PER_TOKEN;
+        ids("ids", &p.ids)?;
+        let format = p.format.unwrap_or(CiteFormat::Bibtex);
+        let out = self.with_store(|store| {
+            let canonical = resolve_each(store, &p.ids)?;
+            let mut out = Vec::new();
+            cite::export_ids(store, &canonical, format.into(), &mut out)?;
+            Ok(String::from_utf8(out)?)
+        })?;
         if out.len() > budget {
             return Err(format!(
                 "the export of {} papers is {} characters, over max_tokens ({} characters): ask for fewer ids or a larger max_tokens",
@@ -81,7 +108,7 @@ impl Litindex {
                 budget
             ));
         }
-        Ok(structured(json!({ "format": format, "papers": p.ids.len(), "text": out })))
+        Ok(structured(json!({ "format": format.name(), "papers": p.ids.len(), "text": out })))
     }
 
     #[tool(
@@ -89,19 +116,15 @@ impl Litindex {
         annotations(read_only_hint = true)
     )]
     fn context(&self, Parameters(p): Parameters<Context>) -> Result<CallToolResult, String> {
-        let k = limit(p.k, 8, 50)?;
-        let budget = limit(p.max_tokens, 4000, 100_000)?.max(100);
-        let args = vec![
-            "context".to_string(),
-            text("question", &p.question)?,
-            "--k".into(),
-            k.to_string(),
-            "--budget-tokens".into(),
-            budget.to_string(),
-            "--format".into(),
-            "json".into(),
-        ];
-        Ok(structured(self.run_json(args)?))
+        let k = limit(p.k, CONTEXT_SOURCES)?;
+        let budget = limit(p.max_tokens, BUDGET)?.max(100);
+        let options = SearchOptions::new(text("question", &p.question)?, Page { offset: 0, size: k });
+        let value = self.with_store(|store| {
+            let request = options.request(store)?;
+            // The options ask for no dense first stage: no model to load.
+            Ok(serde_json::to_value(pack(store, &request, None, k, Some(budget))?)?)
+        })?;
+        Ok(structured(value))
     }
 
     #[tool(
@@ -113,31 +136,22 @@ impl Litindex {
         if n > MAX_ANSWER {
             return Err(format!("answer is {n} characters long: at most {MAX_ANSWER} are accepted"));
         }
-        if !p.pack.is_object() {
-            return Err("pack must be the JSON object the context tool returned".into());
-        }
-        let dir = tempfile::tempdir().map_err(|e| format!("cannot make a temporary folder: {e}"))?;
-        let answer = dir.path().join("answer.md");
-        let pack = dir.path().join("pack.json");
-        std::fs::write(&answer, &p.answer).map_err(|e| format!("cannot write the answer: {e}"))?;
-        std::fs::write(&pack, p.pack.to_string()).map_err(|e| format!("cannot write the pack: {e}"))?;
-        let args = vec![
-            "verify-citations".to_string(),
-            answer.to_string_lossy().into_owned(),
-            "--context".into(),
-            pack.to_string_lossy().into_owned(),
-            "--format".into(),
-            "json".into(),
-        ];
-        // A citation outside the pack makes the command exit 1 after its
-        // report: the report is the result, with the error line beside it.
-        let (out, failed) = self.run_cli_keeping(args)?;
-        let mut report: Value = match serde_json::from_slice(&out) {
-            Ok(v) => v,
-            Err(_) => return Err(failed.unwrap_or_else(|| "internal error: verify-citations printed no JSON".into())),
+        let sources = match p.pack.get("sources") {
+            Some(sources) if p.pack.is_object() => sources.clone(),
+            _ => return Err("pack must be the JSON object the context tool returned".into()),
         };
-        if let (Some(e), Some(obj)) = (failed, report.as_object_mut()) {
-            obj.insert("error".into(), Value::String(e));
+        let sources: Vec<PackSource> = serde_json::from_value(sources).map_err(|e| {
+            format!("pack must be the JSON object the context tool returned: its sources need `number` and `id` ({e})")
+        })?;
+        let report = self.with_store(|store| {
+            let report = verify(store, &p.answer, &sources, &SupportParams::default())?;
+            Ok((serde_json::to_value(&report)?, report.outside_pack))
+        })?;
+        let (mut report, outside) = report;
+        // A citation outside the pack makes the CLI exit 1 after its report:
+        // the report is the result, with the CLI's error line beside it.
+        if let (true, Some(obj)) = (outside > 0, report.as_object_mut()) {
+            obj.insert("error".into(), Value::String(OutsidePack(outside).to_string()));
         }
         Ok(structured(report))
     }

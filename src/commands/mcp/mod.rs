@@ -1,13 +1,18 @@
 //! `litindex mcp`: a Model Context Protocol server over stdio (rmcp).
 //!
-//! Each tool call runs the CLI command it stands for (`search`, `paper`,
-//! `neighbors`, …) in this process with `--format json`, on a store opened
-//! for that call and closed after it: the server holds no connection, and so
-//! no lock, while it waits, and an `ingest` can run beside it. A tool's
-//! arguments become the command's flags, so a bad value gets the CLI's own
-//! one-line message, as a tool error (`isError: true`). What the command
-//! printed becomes the structured result (`structuredContent`, with the same
-//! JSON as the text fallback), cut to the caller's budget by `page`.
+//! Each tool call turns its typed arguments into the library's typed request
+//! (`litindex::api`: a `SearchOptions`, a `NeighborsRequest`, a
+//! `MarkRequest`, …) and calls the same library function the CLI command
+//! calls, on a store opened for that call and closed after it: the server
+//! holds no connection, and so no lock, while it waits, and an `ingest` can
+//! run beside it. No argument ever becomes a command line, so no value (one
+//! that starts with `-` included) is read as a flag, and no tool opens a
+//! path its arguments name: the only file a tool touches is the index the
+//! server was started on. A bad value is the library's `BadRequest` (or an
+//! unknown id), answered as a tool error (`isError: true`) with its one-line
+//! message. The value the function returns is the structured result
+//! (`structuredContent`, with the same JSON as the text fallback; the JSON
+//! the CLI prints for `--format json`), cut to the caller's budget by `page`.
 //!
 //! The tool registry is [`Litindex::registry`]: one router per file
 //! (`read.rs`, `cite.rs`, `write.rs`), merged. Only protocol messages go to stdout;
@@ -18,17 +23,18 @@ mod page;
 mod read;
 mod write;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use clap::Parser;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock};
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt, tool_handler};
 
-use super::{Db, open_for_reading};
-use crate::cli::{Cli, McpArgs};
+pub(super) use super::model_dir;
+use super::{Db, open_for_reading, print_note};
+use crate::cli::{DEFAULT_DB, McpArgs};
+use litindex::store::Store;
 
 /// The tools that write to the index: listed and callable only with `--allow-writes`.
 const WRITE_TOOLS: &[&str] = &["mark", "unmark"];
@@ -60,39 +66,22 @@ impl Litindex {
         router
     }
 
-    /// Runs one litindex command line (without the program name and
-    /// `--db`) and returns what it printed; an error is the one line the
-    /// CLI would print after `litindex: error: `.
-    fn run_cli(&self, args: Vec<String>) -> Result<Vec<u8>, String> {
-        match self.run_cli_keeping(args)? {
-            (out, None) => Ok(out),
-            (_, Some(e)) => Err(e),
-        }
+    /// The index file the server serves.
+    fn db_path(&self) -> &Path {
+        self.db.as_deref().unwrap_or(Path::new(DEFAULT_DB))
     }
 
-    /// [`Self::run_cli`] that keeps what the command printed before it
-    /// failed (a report whose findings make it exit 1), with the error line.
-    fn run_cli_keeping(&self, args: Vec<String>) -> Result<(Vec<u8>, Option<String>), String> {
-        let mut argv = vec!["litindex".to_string()];
-        if let Some(db) = &self.db {
-            argv.push("--db".into());
-            argv.push(db.to_string_lossy().into_owned());
-        }
-        argv.extend(args);
-        let cli = Cli::try_parse_from(argv).map_err(|e| {
-            let text = e.to_string();
-            text.lines().next().unwrap_or("invalid argument").trim_start_matches("error: ").to_string()
-        })?;
-        let mut out = Vec::new();
-        let failed = super::run(cli, &mut out).err().map(|e| format!("{e:#}").replace('\n', " "));
-        Ok((out, failed))
+    /// Runs `f` on the index, opened for this call and closed after it; an
+    /// error is its one line (the library's message, as the CLI prints it).
+    fn with_store<T>(&self, f: impl FnOnce(&Store) -> anyhow::Result<T>) -> Result<T, String> {
+        let store = Store::open_with_notes(self.db_path(), &print_note).map_err(one_line)?;
+        f(&store).map_err(one_line)
     }
+}
 
-    /// Runs a command that prints JSON and parses what it printed.
-    fn run_json(&self, args: Vec<String>) -> Result<serde_json::Value, String> {
-        let out = self.run_cli(args)?;
-        serde_json::from_slice(&out).map_err(|e| format!("internal error: the command printed no JSON ({e})"))
-    }
+/// An error as one line.
+fn one_line(e: anyhow::Error) -> String {
+    format!("{e:#}").replace('\n', " ")
 }
 
 // The instructions a client gets at `initialize`.

@@ -13,6 +13,8 @@
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
+use litindex::api::limits::{self, MAX_OFFSET, PageSize};
+
 /// The token estimate: characters of JSON per token.
 pub(super) const CHARS_PER_TOKEN: usize = 4;
 /// `max_tokens` when the caller gives none.
@@ -20,15 +22,9 @@ pub(super) const DEFAULT_MAX_TOKENS: usize = 4000;
 /// The budget's bounds.
 pub(super) const MIN_MAX_TOKENS: usize = 100;
 pub(super) const MAX_MAX_TOKENS: usize = 100_000;
-/// The longest string argument accepted (a query, an id, a note).
-pub(super) const MAX_TEXT: usize = 4096;
-/// The most ids one call may name.
-pub(super) const MAX_IDS: usize = 100;
-/// The farthest offset a cursor may carry (deeper pages re-rank too much).
-const MAX_OFFSET: usize = 10_000;
 
 /// The paging arguments every list tool takes.
-#[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
 pub(super) struct PageArgs {
     /// Where to continue: the `next_cursor` of the previous call with the same other arguments
     #[serde(default)]
@@ -47,9 +43,10 @@ pub(super) struct Page {
 }
 
 impl Page {
-    /// Reads the paging arguments of a call whose other arguments are `args`
-    /// (the command line they become, which the cursor's fingerprint covers).
-    pub fn new(tool: &str, args: &[String], page: &PageArgs) -> Result<Page, String> {
+    /// Reads the paging arguments of a call whose other arguments are
+    /// `args` (the typed request, as `Debug` prints it, which the cursor's
+    /// fingerprint covers).
+    pub fn new(tool: &str, args: &str, page: &PageArgs) -> Result<Page, String> {
         let max_tokens = match page.max_tokens {
             None => DEFAULT_MAX_TOKENS,
             Some(n) if (MIN_MAX_TOKENS as u64..=MAX_MAX_TOKENS as u64).contains(&n) => n as usize,
@@ -57,10 +54,8 @@ impl Page {
         };
         let mut hasher = blake3::Hasher::new();
         hasher.update(tool.as_bytes());
-        for a in args {
-            hasher.update(&(a.len() as u64).to_le_bytes());
-            hasher.update(a.as_bytes());
-        }
+        hasher.update(&(args.len() as u64).to_le_bytes());
+        hasher.update(args.as_bytes());
         let fingerprint = hasher.finalize().to_hex()[..16].to_string();
         let offset = match &page.cursor {
             None => 0,
@@ -69,17 +64,22 @@ impl Page {
                     .split_once('.')
                     .and_then(|(o, fp)| Some((o.parse::<usize>().ok()?, fp)))
                     .filter(|(o, _)| *o <= MAX_OFFSET)
-                    .ok_or_else(|| format!("malformed cursor `{}`: pass a next_cursor as it was returned", clip(c)))?;
+                    .ok_or_else(|| format!("malformed cursor `{}`: pass a next_cursor as it was returned", short(c)))?;
                 if fp != fingerprint {
                     return Err(format!(
                         "cursor `{}` belongs to another call: a cursor continues the call that returned it, with the same other arguments",
-                        clip(c)
+                        short(c)
                     ));
                 }
                 offset
             }
         };
         Ok(Page { offset, max_tokens, fingerprint })
+    }
+
+    /// This call's page of `size` items (the library's one paging type).
+    pub fn page(&self, size: usize) -> litindex::api::Page {
+        litindex::api::Page { offset: self.offset, size }
     }
 
     fn cursor(&self, offset: usize) -> String {
@@ -151,41 +151,23 @@ pub(super) fn json_len(v: &Value) -> usize {
     serde_json::to_string(v).map_or(0, |s| s.len())
 }
 
-/// A string argument checked for length.
+/// A string argument checked for length ([`limits::text`]).
 pub(super) fn text(name: &str, value: &str) -> Result<String, String> {
-    if value.chars().count() > MAX_TEXT {
-        return Err(format!("{name} is {} characters long: at most {MAX_TEXT} are accepted", value.chars().count()));
-    }
-    Ok(value.to_string())
+    limits::text(name, value).map(str::to_string).map_err(|e| e.0)
 }
 
-/// A list of ids checked for count and length.
-pub(super) fn ids(name: &str, values: &[String]) -> Result<Vec<String>, String> {
-    if values.is_empty() {
-        return Err(format!("{name} needs at least one id"));
-    }
-    if values.len() > MAX_IDS {
-        return Err(format!("{name} names {} ids: at most {MAX_IDS} are accepted", values.len()));
-    }
-    values.iter().map(|v| text(name, v)).collect()
+/// A list of ids checked for count and length ([`limits::ids`]).
+pub(super) fn ids(name: &str, values: &[String]) -> Result<(), String> {
+    limits::ids(name, values, true).map_err(|e| e.0)
 }
 
-/// The page size: `limit` or `default`, 1 to `max`.
-pub(super) fn limit(value: Option<u64>, default: usize, max: usize) -> Result<usize, String> {
-    match value {
-        None => Ok(default),
-        Some(n) if (1..=max as u64).contains(&n) => Ok(n as usize),
-        Some(n) => Err(format!("limit {n} is out of range: use 1 to {max}")),
-    }
+/// The page size: `limit` or the bound's default, 1 to its max ([`limits::limit`]).
+pub(super) fn limit(value: Option<u64>, bound: PageSize) -> Result<usize, String> {
+    limits::limit(value, bound).map_err(|e| e.0)
 }
 
-/// The name a serde enum value has on the wire (`to-read`, `bm25`), as the CLI spells it.
-pub(super) fn wire_name<T: serde::Serialize>(v: T) -> String {
-    serde_json::to_value(v).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
-}
-
-/// A bad value shown in an error, cut short.
-fn clip(s: &str) -> String {
+/// A bad cursor shown in an error, cut short.
+fn short(s: &str) -> String {
     if s.chars().count() > 40 { format!("{}…", s.chars().take(40).collect::<String>()) } else { s.to_string() }
 }
 
@@ -195,7 +177,7 @@ mod tests {
 
     fn page(cursor: Option<&str>, max_tokens: Option<u64>) -> Result<Page, String> {
         let args = PageArgs { cursor: cursor.map(str::to_string), max_tokens };
-        Page::new("t", &["q".to_string()], &args)
+        Page::new("t", "q", &args)
     }
 
     #[test]
@@ -237,7 +219,7 @@ mod tests {
         assert!(page(Some("garbage"), None).unwrap_err().contains("malformed cursor"));
         assert!(page(Some("3.0000000000000000"), None).unwrap_err().contains("another call"));
         assert!(page(None, Some(5)).unwrap_err().contains("out of range"));
-        let other = Page::new("t", &["other".to_string()], &PageArgs::default()).unwrap();
+        let other = Page::new("t", "other", &PageArgs::default()).unwrap();
         assert!(page(Some(&other.cursor(3)), None).is_err());
     }
 }

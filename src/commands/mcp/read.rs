@@ -1,52 +1,23 @@
-//! The read-only tools: `search_papers`, `get_paper`, `neighbors`, `related`, `gaps`.
+//! The read-only tools: `search_papers`, `get_paper`, `neighbors`, `related`, `gaps`,
+//! each a typed request to the function its CLI command calls.
 
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
 use rmcp::{tool, tool_router};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use super::page::{CHARS_PER_TOKEN, Page, PageArgs, fitting, ids, json_len, limit, text, wire_name};
-use super::{Litindex, structured};
+use super::page::{CHARS_PER_TOKEN, Page, PageArgs, fitting, ids, json_len, limit, text};
+use super::{Litindex, model_dir, structured};
+use crate::commands::print_note;
+use litindex::api::limits::{LIST_PAGE, MAX_NEIGHBOR_HOPS, NEIGHBORS_PAGE, SEARCH_PAGE, hops};
+use litindex::api::search::more_after;
+use litindex::api::{NeighborsRequest, SearchOptions, WalkEngine, neighbors, paper, resolve_distinct, run_search};
+use litindex::explore::{Method, gaps, related};
+use litindex::graph::Direction;
+use litindex::search::{Mode, YearRange};
 
-/// The first stage of a search.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub(super) enum Mode {
-    /// BM25 over title and abstract
-    Bm25,
-    /// Cosine over the vectors of `litindex embed`
-    Dense,
-    /// BM25 and dense fused
-    Hybrid,
-}
-
-/// Which way to follow citations.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub(super) enum Direction {
-    /// Papers this one cites
-    References,
-    /// Papers that cite this one
-    Citations,
-    Both,
-}
-
-/// How `related` measures likeness.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub(super) enum Method {
-    /// Cited together with the seeds by the same papers
-    Cocitation,
-    /// Citing the same papers as the seeds
-    Coupling,
-    /// BM25 more-like-this from the seeds' text
-    Text,
-    /// Co-citation, coupling and text combined
-    Both,
-}
-
-#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 pub(super) struct SearchPapers {
     /// The query: words (BM25), +must, -not, "a phrase", author:NAME, year:2019..2023, venue:NAME, id:PREFIX
     pub query: String,
@@ -84,7 +55,7 @@ pub(super) struct SearchPapers {
     pub page: PageArgs,
 }
 
-#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 pub(super) struct GetPaper {
     /// The paper's id or any alias (arXiv id, DOI, CorpusId:N, OpenAlex W-id, S2 sha, or their URLs)
     pub id: String,
@@ -93,7 +64,7 @@ pub(super) struct GetPaper {
     pub max_tokens: Option<u64>,
 }
 
-#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 pub(super) struct Neighbors {
     /// A paper id or alias, or any id of the citation graph
     pub id: String,
@@ -110,7 +81,7 @@ pub(super) struct Neighbors {
     pub page: PageArgs,
 }
 
-#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 pub(super) struct Related {
     /// Seed papers (ids or aliases), scored as a set
     pub ids: Vec<String>,
@@ -124,7 +95,7 @@ pub(super) struct Related {
     pub page: PageArgs,
 }
 
-#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 pub(super) struct Gaps {
     /// Papers whose references to look at (ids or aliases); leave out for the whole index
     #[serde(default)]
@@ -134,15 +105,6 @@ pub(super) struct Gaps {
     pub limit: Option<u64>,
     #[serde(flatten)]
     pub page: PageArgs,
-}
-
-/// `--flag value` for each value.
-fn repeated(args: &mut Vec<String>, flag: &str, values: &[String]) -> Result<(), String> {
-    for v in values {
-        args.push(flag.into());
-        args.push(text(flag.trim_start_matches('-'), v)?);
-    }
-    Ok(())
 }
 
 /// The fields of a command's JSON object other than `key`, and its `key` list.
@@ -159,26 +121,14 @@ fn split(mut value: Value, key: &str) -> (Map<String, Value>, Vec<Value>) {
     (body, items)
 }
 
-/// Runs a list command for a page: `args` with `--limit offset+size`, the
-/// items from the offset on, and whether the command may have more.
-fn paged(
-    server: &Litindex,
-    tool: &str,
-    args: Vec<String>,
-    size: usize,
-    page: &PageArgs,
-    key: &str,
-) -> Result<CallToolResult, String> {
-    let page = Page::new(tool, &args, page)?;
-    // Right after the command's name: ids after `--` end the flags.
-    let mut args = args;
-    args.splice(1..1, ["--limit".to_string(), (page.offset + size).to_string()]);
-    let value = server.run_json(args)?;
-    let (body, items) =
-        if value.is_array() { (Map::new(), value.as_array().cloned().unwrap_or_default()) } else { split(value, key) };
-    let full = items.len() == page.offset + size;
-    let items: Vec<Value> = items.into_iter().skip(page.offset).collect();
-    Ok(structured(page.fit(body, key, items, full)))
+/// A value as JSON (the value the CLI prints for `--format json`).
+fn to_json(value: &impl serde::Serialize) -> anyhow::Result<Value> {
+    Ok(serde_json::to_value(value)?)
+}
+
+/// The fingerprint a cursor carries: the call's arguments but its page and size.
+fn fingerprint<T: std::fmt::Debug>(args: &T) -> String {
+    format!("{args:?}")
 }
 
 #[tool_router(router = read_tools, vis = "pub(super)")]
@@ -189,29 +139,36 @@ impl Litindex {
         annotations(read_only_hint = true)
     )]
     fn search_papers(&self, Parameters(p): Parameters<SearchPapers>) -> Result<CallToolResult, String> {
-        let size = limit(p.limit, 10, 50)?;
-        let mut args = vec!["search".to_string(), "--format".into(), "json".into()];
-        if let Some(m) = p.mode {
-            args.extend(["--mode".into(), wire_name(m)]);
-        }
-        if let Some(h) = p.hops {
-            args.extend(["--hops".into(), h.to_string()]);
-        }
-        if let Some(y) = &p.year {
-            args.extend(["--year".into(), text("year", y)?]);
-        }
-        repeated(&mut args, "--author", &p.author)?;
-        repeated(&mut args, "--venue", &p.venue)?;
-        repeated(&mut args, "--must", &p.must)?;
-        repeated(&mut args, "--not", &p.not)?;
-        if p.feedback == Some(false) {
-            args.extend(["--feedback".into(), "off".into()]);
-        }
-        if p.show_excluded {
-            args.push("--show-excluded".into());
-        }
-        args.extend(["--".into(), text("query", &p.query)?]);
-        paged(self, "search_papers", args, size, &p.page, "ranked")
+        let size = limit(p.limit, SEARCH_PAGE)?;
+        let page = Page::new(
+            "search_papers",
+            &fingerprint(&SearchPapers { limit: None, page: PageArgs::default(), ..p.clone() }),
+            &p.page,
+        )?;
+        let years = match &p.year {
+            None => None,
+            Some(y) => Some(YearRange::parse(&text("year", y)?).map_err(|e| format!("year: {e}"))?),
+        };
+        let options = SearchOptions {
+            mode: p.mode,
+            hops: p.hops,
+            authors: p.author,
+            years,
+            venues: p.venue,
+            must: p.must,
+            must_not: p.not,
+            feedback: p.feedback != Some(false),
+            show_excluded: p.show_excluded,
+            ..SearchOptions::new(p.query, page.page(size))
+        };
+        let dir = model_dir();
+        let (value, more) = self.with_store(|store| {
+            let request = options.request(store)?;
+            let result = run_search(store, &request, &options.query, dir.as_deref(), &print_note)?;
+            Ok((to_json(&result)?, more_after(&request, &result)))
+        })?;
+        let (body, items) = split(value, "ranked");
+        Ok(structured(page.fit(body, "ranked", items, more)))
     }
 
     /// One paper: metadata, abstract, references and citations.
@@ -220,9 +177,9 @@ impl Litindex {
         annotations(read_only_hint = true)
     )]
     fn get_paper(&self, Parameters(p): Parameters<GetPaper>) -> Result<CallToolResult, String> {
-        let page = Page::new("get_paper", &[], &PageArgs { cursor: None, max_tokens: p.max_tokens })?;
-        let value =
-            self.run_json(vec!["paper".into(), "--format".into(), "json".into(), "--".into(), text("id", &p.id)?])?;
+        let page = Page::new("get_paper", "", &PageArgs { cursor: None, max_tokens: p.max_tokens })?;
+        let id = text("id", &p.id)?;
+        let value = self.with_store(|store| to_json(&paper(store, &id)?))?;
         let (mut body, references) = split(value, "references");
         let citations = match body.remove("citations") {
             Some(Value::Array(c)) => c,
@@ -256,24 +213,24 @@ impl Litindex {
         annotations(read_only_hint = true)
     )]
     fn neighbors(&self, Parameters(p): Parameters<Neighbors>) -> Result<CallToolResult, String> {
-        let size = limit(p.limit, 100, 500)?;
-        let page =
-            Page::new("neighbors", &[p.id.clone(), format!("{:?}", p.hops), format!("{:?}", p.direction)], &p.page)?;
-        let mut args = vec!["neighbors".to_string(), "--format".into(), "json".into()];
-        if let Some(h) = p.hops {
-            args.extend(["--hops".into(), h.to_string()]);
-        }
-        if let Some(d) = p.direction {
-            args.extend(["--direction".into(), wire_name(d)]);
-        }
-        args.extend(["--".into(), text("id", &p.id)?]);
-        let (body, nodes) = split(self.run_json(args)?, "nodes");
+        let size = limit(p.limit, NEIGHBORS_PAGE)?;
+        let page = Page::new(
+            "neighbors",
+            &fingerprint(&Neighbors { limit: None, page: PageArgs::default(), ..p.clone() }),
+            &p.page,
+        )?;
+        let request = NeighborsRequest {
+            id: text("id", &p.id)?,
+            hops: hops(p.hops.unwrap_or(1), MAX_NEIGHBOR_HOPS, "").map_err(|e| e.0)?,
+            direction: p.direction.unwrap_or(Direction::Both),
+            engine: WalkEngine::Sql,
+        };
+        let (body, nodes) = split(self.with_store(|store| to_json(&neighbors(store, &request)?))?, "nodes");
         let total = nodes.len();
-        let nodes: Vec<Value> = nodes.into_iter().skip(page.offset).collect();
-        let more = nodes.len() > size;
+        let (nodes, more) = page.page(size).of(nodes);
         let mut body = body;
         body.insert("total".into(), json!(total));
-        Ok(structured(page.fit(body, "nodes", nodes.into_iter().take(size).collect(), more)))
+        Ok(structured(page.fit(body, "nodes", nodes, more)))
     }
 
     /// Papers like the given ones.
@@ -282,14 +239,23 @@ impl Litindex {
         annotations(read_only_hint = true)
     )]
     fn related(&self, Parameters(p): Parameters<Related>) -> Result<CallToolResult, String> {
-        let size = limit(p.limit, 20, 100)?;
-        let mut args = vec!["related".to_string(), "--format".into(), "json".into()];
-        if let Some(m) = p.method {
-            args.extend(["--method".into(), wire_name(m)]);
-        }
-        args.push("--".into());
-        args.extend(ids("ids", &p.ids)?);
-        paged(self, "related", args, size, &p.page, "related")
+        let size = limit(p.limit, LIST_PAGE)?;
+        let page = Page::new(
+            "related",
+            &fingerprint(&Related { limit: None, page: PageArgs::default(), ..p.clone() }),
+            &p.page,
+        )?;
+        ids("ids", &p.ids)?;
+        let window = page.page(size);
+        let method = p.method.unwrap_or(Method::Both);
+        let value = self.with_store(|store| {
+            let seeds = resolve_distinct(store, &p.ids)?;
+            // The whole list up to one past this page: whether more follow.
+            to_json(&related(store, &seeds, method, window.next_offset() + 1)?)
+        })?;
+        let (body, items) = split(value, "related");
+        let (items, more) = window.of(items);
+        Ok(structured(page.fit(body, "related", items, more)))
     }
 
     /// What the papers cite that the index lacks.
@@ -298,14 +264,19 @@ impl Litindex {
         annotations(read_only_hint = true)
     )]
     fn gaps(&self, Parameters(p): Parameters<Gaps>) -> Result<CallToolResult, String> {
-        let size = limit(p.limit, 20, 100)?;
-        let mut args = vec!["gaps".to_string(), "--format".into(), "json".into()];
-        if p.from.is_empty() {
-            args.push("--all".into());
-        } else {
-            args.push("--from".into());
-            args.extend(ids("from", &p.from)?);
+        let size = limit(p.limit, LIST_PAGE)?;
+        let page =
+            Page::new("gaps", &fingerprint(&Gaps { limit: None, page: PageArgs::default(), ..p.clone() }), &p.page)?;
+        if !p.from.is_empty() {
+            ids("from", &p.from)?;
         }
-        paged(self, "gaps", args, size, &p.page, "gaps")
+        let window = page.page(size);
+        let items = self.with_store(|store| {
+            let from = if p.from.is_empty() { None } else { Some(resolve_distinct(store, &p.from)?) };
+            let found = gaps(store, from.as_deref(), window.next_offset() as u64 + 1)?;
+            found.iter().map(to_json).collect::<anyhow::Result<Vec<Value>>>()
+        })?;
+        let (items, more) = window.of(items);
+        Ok(structured(page.fit(Map::new(), "gaps", items, more)))
     }
 }

@@ -1,25 +1,18 @@
-//! The tools that write (`mark`, `unmark`): in the registry only with `--allow-writes`.
+//! The tools that write (`mark`, `unmark`): in the registry only with
+//! `--allow-writes`; each a typed request to the function `litindex mark` /
+//! `unmark` call, on the server's own index.
 
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
 use rmcp::{tool, tool_router};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::json;
 
-use super::page::{ids, text, wire_name};
-use super::{Litindex, structured};
-
-/// A mark's label.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "kebab-case")]
-pub(super) enum Label {
-    /// Feeds the ranking (query expansion, walk seeds)
-    Favorite,
-    /// Never shown by search
-    Exclude,
-    ToRead,
-    Read,
-}
+use super::page::{ids, text};
+use super::{Litindex, one_line, structured};
+use crate::commands::print_note;
+use litindex::api::{MarkRequest, UnmarkRequest, mark, unmark};
+use litindex::store::Label;
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 pub(super) struct Mark {
@@ -51,15 +44,13 @@ pub(super) struct Unmark {
     pub tags: Vec<String>,
 }
 
-/// `--tag T` per tag, then `-- IDS [LABEL]`.
-fn tail(args: &mut Vec<String>, tags: &[String], paper_ids: &[String], label: Option<Label>) -> Result<(), String> {
+/// Every string of a write checked for length (an id list for count too).
+fn check(paper_ids: &[String], tags: &[String], note: Option<&str>) -> Result<(), String> {
+    ids("ids", paper_ids)?;
     for t in tags {
-        args.extend(["--tag".into(), text("tag", t)?]);
+        text("tag", t)?;
     }
-    args.push("--".into());
-    args.extend(ids("ids", paper_ids)?);
-    args.extend(label.map(wire_name));
-    Ok(())
+    note.map_or(Ok(String::new()), |n| text("note", n)).map(drop)
 }
 
 #[tool_router(router = write_tools, vis = "pub(super)")]
@@ -70,16 +61,12 @@ impl Litindex {
         annotations(read_only_hint = false, destructive_hint = false, idempotent_hint = true)
     )]
     fn mark(&self, Parameters(p): Parameters<Mark>) -> Result<CallToolResult, String> {
-        let mut args = vec!["mark".to_string()];
-        if let Some(n) = &p.note {
-            args.extend(["--note".into(), text("note", n)?]);
-        }
-        if p.allow_missing {
-            args.push("--allow-missing".into());
-        }
-        tail(&mut args, &p.tags, &p.ids, p.label)?;
-        let out = self.run_cli(args)?;
-        Ok(structured(json!({ "message": String::from_utf8_lossy(&out).trim() })))
+        check(&p.ids, &p.tags, p.note.as_deref())?;
+        let request =
+            MarkRequest { ids: p.ids, label: p.label, note: p.note, tags: p.tags, allow_missing: p.allow_missing };
+        let marked = mark(self.db_path(), &print_note, &request).map_err(one_line)?;
+        let lines: Vec<String> = marked.iter().map(|m| format!("marked {m}")).collect();
+        Ok(structured(json!({ "message": lines.join("\n"), "marked": marked })))
     }
 
     /// Removes marks (writes to the index).
@@ -88,9 +75,11 @@ impl Litindex {
         annotations(read_only_hint = false, destructive_hint = true, idempotent_hint = true)
     )]
     fn unmark(&self, Parameters(p): Parameters<Unmark>) -> Result<CallToolResult, String> {
-        let mut args = vec!["unmark".to_string()];
-        tail(&mut args, &p.tags, &p.ids, p.label)?;
-        let out = self.run_cli(args)?;
-        Ok(structured(json!({ "message": String::from_utf8_lossy(&out).trim() })))
+        check(&p.ids, &p.tags, None)?;
+        let request = UnmarkRequest { ids: p.ids, label: p.label, tags: p.tags };
+        let removed = unmark(self.db_path(), &print_note, &request).map_err(one_line)?;
+        let what = if request.tags.is_empty() { "mark" } else { "tag" };
+        let message = format!("removed {removed} {what}{}", if removed == 1 { "" } else { "s" });
+        Ok(structured(json!({ "message": message, "removed": removed })))
     }
 }

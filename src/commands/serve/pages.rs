@@ -5,13 +5,16 @@ use axum::http::StatusCode;
 use maud::{DOCTYPE, Markup, html};
 
 use super::routes::SearchForm;
+use litindex::api::PaperDetails;
 use litindex::search::{Hit, RetrievalResult, Weights};
-use litindex::store::PaperRow;
 use litindex::store::marks::{LABELS, LabelMark};
 
-/// A search's answer and the weights its final scores used.
+/// A search's answer, the weights its final scores used, and its page:
+/// the hits skipped before it and whether more follow.
 pub(super) struct SearchView {
     pub weights: Weights,
+    pub offset: usize,
+    pub more: bool,
     pub result: RetrievalResult,
 }
 
@@ -23,7 +26,7 @@ pub(super) struct Linked {
 
 /// What the paper page shows.
 pub(super) struct PaperView {
-    pub row: PaperRow,
+    pub paper: PaperDetails,
     /// (alias, kind), the paper's own id left out.
     pub aliases: Vec<(String, String)>,
     pub references: Vec<Linked>,
@@ -38,6 +41,24 @@ pub(super) use litindex::fetch::encode;
 
 pub(super) fn paper_url(id: &str) -> String {
     format!("/paper?id={}", encode(id))
+}
+
+/// The search page's URL for `form` from hit `offset` on (a stable link: the same fields, in one order).
+pub(super) fn search_url(form: &SearchForm, offset: usize) -> String {
+    let mut url = format!("/?q={}", encode(&form.q));
+    for (name, value) in [("author", &form.author), ("year", &form.year), ("venue", &form.venue), ("mode", &form.mode)]
+    {
+        if !value.trim().is_empty() {
+            url.push_str(&format!("&{name}={}", encode(value)));
+        }
+    }
+    if form.show_excluded.is_some() {
+        url.push_str("&show_excluded=on");
+    }
+    if offset > 0 {
+        url.push_str(&format!("&offset={offset}"));
+    }
+    url
 }
 
 pub(super) fn export_url(ids: &[&str]) -> String {
@@ -71,7 +92,7 @@ fn search_form(form: &SearchForm) -> Markup {
                     placeholder="words +must -not \"a phrase\" author:NAME year:2019..2023 venue:NAME";
                 button type="submit" { "Search" }
             }
-            div.row.filters {
+            div.paper.filters {
                 label { "author " input type="text" name="author" value=(form.author); }
                 label { "year " input type="text" name="year" value=(form.year) placeholder="2019..2023"; }
                 label { "venue " input type="text" name="venue" value=(form.venue); }
@@ -95,7 +116,7 @@ pub(super) fn search_page(form: &SearchForm, view: Option<&SearchView>) -> Marku
         &title,
         html! {
             (search_form(form))
-            @if let Some(view) = view { (results(view)) }
+            @if let Some(view) = view { (results(form, view)) }
         },
     )
 }
@@ -109,14 +130,16 @@ pub(super) fn error_page(status: StatusCode, message: &str) -> Markup {
     layout(status.canonical_reason().unwrap_or("Error"), html! { p.error role="alert" { (message) } })
 }
 
-fn results(view: &SearchView) -> Markup {
+fn results(form: &SearchForm, view: &SearchView) -> Markup {
     let r = &view.result;
     let w = view.weights;
     let scale = r.ranked.iter().map(|h| h.final_score).fold(0.0, f64::max);
     let ids: Vec<&str> = r.ranked.iter().map(|h| h.id.as_str()).collect();
     html! {
         p.summary {
-            (r.hit_count) " hits, showing " (r.ranked.len()) " · " (format!("{:.1}", r.wall_time_ms)) " ms · final = "
+            (r.hit_count) " hits, showing "
+            @if view.offset > 0 || view.more { (view.offset + 1) "–" (view.offset + r.ranked.len()) } @else { (r.ranked.len()) }
+            " · " (format!("{:.1}", r.wall_time_ms)) " ms · final = "
             span.key.b { (w.bm25) "·" (if r.mode.name() == "bm25" { "bm25_norm" } else { "fused" }) }
             " + " span.key.g { (w.graph) "·graph" } " + " span.key.r { (w.recency) "·recency" }
             @if !r.favorites.is_empty() { " + " span.key.f { "feedback" } }
@@ -125,8 +148,19 @@ fn results(view: &SearchView) -> Markup {
         @if r.excluded_hidden > 0 {
             p.note { (r.excluded_hidden) " excluded papers not shown (tick “show excluded” to see them)" }
         }
-        ol.hits {
+        ol.hits start=(view.offset + 1) {
             @for h in &r.ranked { (hit(h, w, scale)) }
+        }
+        @if view.offset > 0 || view.more {
+            nav.pages {
+                @if view.offset > 0 {
+                    a rel="prev" href=(search_url(form, view.offset.saturating_sub(super::routes::PAGE_HITS))) { "← previous" }
+                }
+                @if view.offset > 0 && view.more { " · " }
+                @if view.more {
+                    a rel="next" href=(search_url(form, view.offset + r.ranked.len())) { "next " (super::routes::PAGE_HITS) " →" }
+                }
+            }
         }
     }
 }
@@ -230,7 +264,7 @@ pub(super) fn highlighted(text: &str, spans: &[[usize; 2]]) -> Markup {
 
 /// The paper page; `token`: the write token when the buttons are offered.
 pub(super) fn paper_page(v: &PaperView, token: Option<&str>) -> Markup {
-    let p = &v.row;
+    let p = &v.paper;
     layout(
         &p.title,
         html! {
@@ -268,7 +302,7 @@ pub(super) fn paper_page(v: &PaperView, token: Option<&str>) -> Markup {
 }
 
 fn marks(v: &PaperView, token: Option<&str>) -> Markup {
-    let id = v.row.id.as_str();
+    let id = v.paper.id.as_str();
     html! {
         section.marks {
             h2 { "Marks" }

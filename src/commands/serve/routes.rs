@@ -9,18 +9,21 @@ use axum::extract::{Form, Query, State};
 use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
-use clap::Parser;
 use serde::Deserialize;
 
 use super::pages::{self, Linked, PaperView, SearchView};
 use super::{App, export, graph_svg};
-use crate::cli::WebSearch;
-use crate::commands::{UsageError, marks, print_note, search};
-use litindex::graph::Direction;
-use litindex::store::{Label, MarkFilter, UserEdit, edit};
+use crate::commands::print_note;
+use litindex::api::limits::{self, WEB_SEARCH_PAGE};
+use litindex::api::search::more_after;
+use litindex::api::{
+    BadRequest, MarkRequest, Page, SearchOptions, UnknownPaper, UnmarkRequest, parse_mode, resolve_each, run_search,
+};
+use litindex::search::YearRange;
+use litindex::store::{Label, MarkFilter};
 
 /// How many hits a result page shows.
-pub(super) const PAGE_HITS: usize = 20;
+pub(super) const PAGE_HITS: usize = WEB_SEARCH_PAGE.default;
 
 /// The stylesheet, compiled into the binary (the page needs nothing from the network).
 const STYLE: &str = include_str!("assets/style.css");
@@ -50,19 +53,22 @@ impl Failure {
 }
 
 impl From<anyhow::Error> for Failure {
-    /// A usage error (a bad query or field) is the client's: 400; the rest is ours: 500.
+    /// The library's error kinds: a bad request (a bad query or field) is
+    /// the client's, 400; an unknown paper 404, in plain words; the rest is
+    /// ours: 500 (its message is cleaned of the index's path by [`blocking`]).
     fn from(e: anyhow::Error) -> Failure {
-        let status = if e.downcast_ref::<UsageError>().is_some() {
-            StatusCode::BAD_REQUEST
-        } else {
-            StatusCode::INTERNAL_SERVER_ERROR
-        };
-        Failure(status, format!("{e:#}").replace('\n', " "))
+        if let Some(bad) = e.downcast_ref::<BadRequest>() {
+            return Failure(StatusCode::BAD_REQUEST, bad.0.clone());
+        }
+        if let Some(unknown) = e.downcast_ref::<UnknownPaper>() {
+            return Failure::not_found(unknown.plain());
+        }
+        Failure(StatusCode::INTERNAL_SERVER_ERROR, format!("{e:#}").replace('\n', " "))
     }
 }
 
-impl From<UsageError> for Failure {
-    fn from(e: UsageError) -> Failure {
+impl From<BadRequest> for Failure {
+    fn from(e: BadRequest) -> Failure {
         Failure(StatusCode::BAD_REQUEST, e.0)
     }
 }
@@ -78,12 +84,17 @@ async fn blocking<T: Send + 'static>(
     app: Arc<App>,
     f: impl FnOnce(&App) -> Result<T, Failure> + Send + 'static,
 ) -> Result<T, Failure> {
-    tokio::task::spawn_blocking(move || f(&app))
+    let db = app.db.display().to_string();
+    let answer = tokio::task::spawn_blocking(move || f(&app))
         .await
-        .unwrap_or_else(|e| Err(Failure(StatusCode::INTERNAL_SERVER_ERROR, format!("the request failed: {e}"))))
+        .unwrap_or_else(|e| Err(Failure(StatusCode::INTERNAL_SERVER_ERROR, format!("the request failed: {e}"))));
+    // A page never shows a file path: the index is "the index".
+    answer.map_err(|Failure(status, message)| Failure(status, message.replace(&db, "the index")))
 }
 
-/// The search form's fields (all optional: an empty form shows just the form).
+/// The search form's fields (all optional: an empty form shows just the
+/// form). Every field is text, read by the library's parsers: a value that
+/// starts with `-` is a value.
 #[derive(Debug, Default, Clone, Deserialize)]
 pub(super) struct SearchForm {
     #[serde(default)]
@@ -98,6 +109,9 @@ pub(super) struct SearchForm {
     pub venue: String,
     #[serde(default)]
     pub show_excluded: Option<String>,
+    /// How many hits the page skips (the "next" link's).
+    #[serde(default)]
+    pub offset: String,
 }
 
 impl SearchForm {
@@ -105,26 +119,37 @@ impl SearchForm {
         [&self.q, &self.author, &self.year, &self.venue].iter().all(|s| s.trim().is_empty())
     }
 
-    /// The form as `search`'s command line, parsed by the same clap types
-    /// (so the page accepts exactly what the command does, with its messages).
-    fn args(&self) -> Result<WebSearch, UsageError> {
-        let mut argv: Vec<String> = vec!["search".into(), "--limit".into(), PAGE_HITS.to_string()];
-        let fields =
-            [("--mode", &self.mode), ("--author", &self.author), ("--year", &self.year), ("--venue", &self.venue)];
-        for (flag, value) in fields {
-            if !value.trim().is_empty() {
-                argv.push(flag.into());
-                argv.push(value.trim().into());
-            }
+    /// The first hit shown: `offset`, 0 when left out.
+    pub fn offset(&self) -> Result<usize, BadRequest> {
+        let o = self.offset.trim();
+        if o.is_empty() {
+            return Ok(0);
         }
-        if self.show_excluded.is_some() {
-            argv.push("--show-excluded".into());
-        }
-        argv.push("--".into());
-        argv.push(self.q.clone());
-        WebSearch::try_parse_from(argv).map_err(|e| {
-            let text = e.to_string();
-            UsageError(text.lines().next().unwrap_or("bad search").trim_start_matches("error: ").to_string())
+        o.parse().map_err(|_| BadRequest(format!("offset `{}` is not a number of hits", litindex::api::error::clip(o))))
+    }
+
+    /// The form as the library's typed search (the same constructor MCP's `search_papers` uses).
+    fn options(&self) -> Result<SearchOptions, BadRequest> {
+        let page = Page::new(self.offset()?, Some(PAGE_HITS as u64), WEB_SEARCH_PAGE)?;
+        let field = |name: &str, value: &str| -> Result<Vec<String>, BadRequest> {
+            let value = limits::text(name, value)?.trim();
+            Ok(if value.is_empty() { Vec::new() } else { vec![value.to_string()] })
+        };
+        let mode = match limits::text("mode", &self.mode)?.trim() {
+            "" => None,
+            m => Some(parse_mode(m)?),
+        };
+        let years = match limits::text("year", &self.year)?.trim() {
+            "" => None,
+            y => Some(YearRange::parse(y).map_err(|e| BadRequest(format!("year: {e}")))?),
+        };
+        Ok(SearchOptions {
+            mode,
+            authors: field("author", &self.author)?,
+            years,
+            venues: field("venue", &self.venue)?,
+            show_excluded: self.show_excluded.is_some(),
+            ..SearchOptions::new(self.q.clone(), page)
         })
     }
 }
@@ -135,14 +160,13 @@ async fn search_page(State(app): State<Arc<App>>, Query(form): Query<SearchForm>
         if form.is_empty() {
             return Ok(None);
         }
-        let args = form.args()?.search;
-        search::validate(&args.search)?;
-        marks::validate_feedback(&args.marks.tuning)?;
+        let options = form.options()?;
         let store = app.open()?;
-        let request = search::marked_request(&args.search, &args.marks, &args.query, args.limit, &store)?;
-        let index = search::load_semantic(&args.search, &store)?;
-        let result = litindex::search::search(&store, &request, index.as_ref())?;
-        Ok(Some(SearchView { weights: request.params.weights, result }))
+        let request = options.request(&store)?;
+        let dir = crate::commands::model_dir();
+        let result = run_search(&store, &request, &options.query, dir.as_deref(), &print_note)?;
+        let more = more_after(&request, &result);
+        Ok(Some(SearchView { weights: request.params.weights, offset: request.offset, more, result }))
     })
     .await;
     match result {
@@ -159,9 +183,10 @@ struct IdParam {
     id: String,
 }
 
-/// The canonical id of a paper named by any of its ids, or a 404.
+/// The canonical id of a paper named by any of its ids, or a 404 (a 400 for an id too long to be one).
 fn resolve(store: &litindex::store::Store, input: &str) -> Result<String, Failure> {
-    store.resolve(input)?.ok_or_else(|| Failure::not_found(format!("no paper `{input}` in this index")))
+    limits::text("id", input)?;
+    Ok(litindex::api::resolve::resolve_one(store, input)?)
 }
 
 async fn paper_page(State(app): State<Arc<App>>, Query(p): Query<IdParam>) -> Result<Html<String>, Failure> {
@@ -177,16 +202,14 @@ async fn paper_page(State(app): State<Arc<App>>, Query(p): Query<IdParam>) -> Re
 
 /// Everything the paper page shows, read in one read transaction.
 fn paper_view(store: &litindex::store::Store, input: &str) -> Result<PaperView, Failure> {
-    let id = resolve(store, input)?;
-    let row = store.paper(&id)?.ok_or_else(|| Failure::not_found(format!("no paper `{input}` in this index")))?;
-    let linked = |direction| -> anyhow::Result<Vec<Linked>> {
-        store
-            .linked(&id, direction)?
-            .into_iter()
-            .map(|other| Ok(Linked { title: store.paper(&other)?.map(|p| p.title), id: other }))
-            .collect()
+    limits::text("id", input)?;
+    // The paper as `litindex paper` and MCP's `get_paper` have it.
+    let paper = litindex::api::paper(store, input)?;
+    let id = paper.id.clone();
+    let linked = |ids: &[String]| -> anyhow::Result<Vec<Linked>> {
+        ids.iter().map(|other| Ok(Linked { title: store.paper(other)?.map(|p| p.title), id: other.clone() })).collect()
     };
-    let (references, citations) = (linked(Direction::References)?, linked(Direction::Citations)?);
+    let (references, citations) = (linked(&paper.references)?, linked(&paper.citations)?);
     let marks = store.marked(&MarkFilter::default())?.into_iter().filter(|m| m.id.as_deref() == Some(id.as_str()));
     let (mut labels, mut tags) = (Vec::new(), Vec::new());
     for m in marks {
@@ -195,7 +218,7 @@ fn paper_view(store: &litindex::store::Store, input: &str) -> Result<PaperView, 
     }
     let aliases = store.alias_kinds_of(&id)?.into_iter().filter(|(alias, _)| *alias != id).collect();
     let graph = graph_svg::neighbourhood(store, &id)?;
-    Ok(PaperView { row, aliases, references, citations, labels, tags, graph })
+    Ok(PaperView { paper, aliases, references, citations, labels, tags, graph })
 }
 
 async fn graph(State(app): State<Arc<App>>, Query(p): Query<IdParam>) -> Result<Response, Failure> {
@@ -221,19 +244,17 @@ async fn export_route(State(app): State<Arc<App>>, Query(p): Query<ExportParams>
     if p.format != "bibtex" {
         return Err(Failure(
             StatusCode::BAD_REQUEST,
-            format!("unknown export format `{}`: use format=bibtex", p.format),
+            format!("unknown export format `{}`: use format=bibtex", litindex::api::error::clip(&p.format)),
         ));
     }
     let ids: Vec<String> = p.ids.split(',').map(str::trim).filter(|s| !s.is_empty()).map(String::from).collect();
     if ids.is_empty() {
         return Err(Failure(StatusCode::BAD_REQUEST, "no paper ids to export: give ids=ID,ID…".into()));
     }
+    limits::ids("ids", &ids, true)?;
     let text = blocking(app, move |app| {
         let store = app.open()?;
-        let mut canonical = Vec::with_capacity(ids.len());
-        for input in &ids {
-            canonical.push(resolve(&store, input)?);
-        }
+        let canonical = resolve_each(&store, &ids)?;
         let mut out = Vec::new();
         litindex::cite::export_ids(&store, &canonical, litindex::cite::CiteFormat::Bibtex, &mut out)?;
         Ok(String::from_utf8(out).map_err(anyhow::Error::from)?)
@@ -282,7 +303,10 @@ impl WriteForm {
         if self.label.is_empty() {
             return Ok(None);
         }
-        self.label.parse().map(Some).map_err(|e: String| Failure(StatusCode::BAD_REQUEST, e))
+        self.label
+            .parse()
+            .map(Some)
+            .map_err(|e: String| Failure(StatusCode::BAD_REQUEST, litindex::api::error::clip(&e)))
     }
 
     /// Back to the paper's page once written.
@@ -296,7 +320,8 @@ async fn mark(State(app): State<Arc<App>>, Form(form): Form<WriteForm>) -> Resul
     let label = form.label()?.ok_or_else(|| Failure(StatusCode::BAD_REQUEST, "no label given".into()))?;
     let id = blocking(app, move |app| {
         let id = resolve(&app.open()?, &form.id)?;
-        edit(&app.db, &print_note, |e| e.mark(&id, label, None))?;
+        let request = MarkRequest { ids: vec![id.clone()], label: Some(label), ..MarkRequest::default() };
+        litindex::api::mark(&app.db, &print_note, &request)?;
         Ok(id)
     })
     .await?;
@@ -308,8 +333,8 @@ async fn unmark(State(app): State<Arc<App>>, Form(form): Form<WriteForm>) -> Res
     let label = form.label()?;
     let id = blocking(app, move |app| {
         let id = resolve(&app.open()?, &form.id)?;
-        let names = vec![id.clone(), UserEdit::dangling_key(&form.id), form.id.trim().to_string()];
-        edit(&app.db, &print_note, |e| e.unmark(&names, label))?;
+        let request = UnmarkRequest { ids: vec![form.id.clone()], label, tags: Vec::new() };
+        litindex::api::unmark(&app.db, &print_note, &request)?;
         Ok(id)
     })
     .await?;

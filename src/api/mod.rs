@@ -1,0 +1,26 @@
+//! The library's API for every surface: the typed requests the CLI, the MCP
+//! server and the web page build, the functions they call, and the three
+//! things they share, one type each: the limits ([`limits`]), paging
+//! ([`Page`]) and the errors a caller's mistake gives ([`BadRequest`],
+//! [`UnknownPaper`]).
+//!
+//! A surface turns its own input (flags, a tool's JSON arguments, a form)
+//! into one of these requests and calls the function; it never builds a
+//! command line, and nothing here opens a path a request names. A value that
+//! starts with `-` is a value: only the binary's argv parser reads flags.
+
+pub mod error;
+pub mod limits;
+pub mod marking;
+pub mod neighbors;
+pub mod paper;
+pub mod resolve;
+pub mod search;
+
+pub use error::{BadRequest, UnknownPaper};
+pub use limits::Page;
+pub use marking::{MarkRequest, Marked, UnmarkRequest, mark, unmark};
+pub use neighbors::{Neighborhood, NeighborsRequest, Node, WalkEngine, neighbors};
+pub use paper::{PaperDetails, paper};
+pub use resolve::{marked, resolve_distinct, resolve_each};
+pub use search::{SearchOptions, parse_mode, run_search};

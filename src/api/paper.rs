@@ -1,0 +1,49 @@
+//! One paper in full: what `litindex paper`, MCP's `get_paper` and the web
+//! page's paper page show.
+
+use serde::Serialize;
+
+use super::resolve::resolve_one;
+use crate::graph::Direction;
+use crate::store::Store;
+
+/// One paper, as `paper --format json` prints it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PaperDetails {
+    pub id: String,
+    pub title: String,
+    #[serde(rename = "abstract")]
+    pub abstract_: String,
+    pub year: Option<i32>,
+    pub authors: Vec<String>,
+    /// Ids this paper cites.
+    pub references: Vec<String>,
+    /// Ids that cite it.
+    pub citations: Vec<String>,
+    /// The contributing sources, joined by `+`.
+    pub source: String,
+    /// Where it was published (null when no source said).
+    pub venue: Option<String>,
+}
+
+/// The paper `input` names (any id or alias), read in one snapshot; an
+/// id the index does not hold is an [`super::UnknownPaper`].
+pub fn paper(store: &Store, input: &str) -> anyhow::Result<PaperDetails> {
+    store.snapshot(|| {
+        let id = resolve_one(store, input)?;
+        let row = store
+            .paper(&id)?
+            .ok_or_else(|| super::UnknownPaper { input: input.to_string(), index: store.path().to_path_buf() })?;
+        Ok(PaperDetails {
+            references: store.linked(&row.id, Direction::References)?,
+            citations: store.linked(&row.id, Direction::Citations)?,
+            id: row.id,
+            title: row.title,
+            abstract_: row.abstract_,
+            year: row.year,
+            authors: row.authors,
+            source: row.source,
+            venue: row.venue,
+        })
+    })
+}
