@@ -36,6 +36,7 @@ pub mod ingest;
 pub mod names;
 pub mod opensearch;
 pub mod paper;
+pub(crate) mod retry;
 pub mod search;
 pub mod store;
 pub mod synth;
