@@ -13,8 +13,10 @@ use std::sync::OnceLock;
 use rust_stemmers::{Algorithm, Stemmer};
 use unicode_segmentation::UnicodeSegmentation;
 
+use crate::choice::Choice;
+
 /// A named text analyzer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Analyzer {
     /// Lowercase, split on every non-alphanumeric character (Unicode aware),
     /// no stemming, no stop words.
@@ -56,6 +58,22 @@ impl Analyzer {
 impl fmt::Display for Analyzer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+impl Choice for Analyzer {
+    const WHAT: &'static str = "analyzer";
+    fn all() -> &'static [Analyzer] {
+        &[Analyzer::Plain, Analyzer::English]
+    }
+    fn keyword(self) -> &'static str {
+        self.name()
+    }
+    fn help(self) -> &'static str {
+        match self {
+            Analyzer::Plain => "Lowercase, split on every non-alphanumeric character (Unicode aware), no stemming, no stop words",
+            Analyzer::English => "UAX #29 words, lowercased, English stop words removed, Snowball English stemming, CJK bigrams",
+        }
     }
 }
 

@@ -22,6 +22,7 @@ pub mod analyzer;
 pub mod bench;
 pub mod bm25;
 pub mod candidate;
+pub mod choice;
 pub mod cite;
 pub mod context;
 pub mod embed;

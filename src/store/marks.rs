@@ -16,16 +16,16 @@ use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
 
-use clap::ValueEnum;
 use rusqlite::{Connection, params};
 use serde::Serialize;
 
 use super::read::resolve_on;
 use super::{Notes, Store, explain, open_for_writing, write_transaction};
+use crate::choice::Choice;
 use crate::paper::PaperId;
 
 /// What a mark says about a paper.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Label {
     /// Useful: feeds the ranking of later searches (see `search::feedback`).
@@ -73,6 +73,24 @@ impl FromStr for Label {
             let known: Vec<&str> = LABELS.iter().map(|l| l.name()).collect();
             format!("unknown label `{s}` (known: {})", known.join(", "))
         })
+    }
+}
+
+impl Choice for Label {
+    const WHAT: &'static str = "label";
+    fn all() -> &'static [Label] {
+        &LABELS
+    }
+    fn keyword(self) -> &'static str {
+        self.name()
+    }
+    fn help(self) -> &'static str {
+        match self {
+            Label::Favorite => "Useful: feeds the ranking of later searches",
+            Label::Exclude => "Noise: never shown by `search` (unless `--show-excluded`)",
+            Label::ToRead => "To read",
+            Label::Read => "Read",
+        }
     }
 }
 
