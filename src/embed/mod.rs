@@ -272,10 +272,9 @@ impl SemanticIndex {
         with_chunks: bool,
         note: Notes,
     ) -> anyhow::Result<SemanticIndex> {
-        let conn = store.conn();
         let db = store.path().display();
-        let recorded = vectors::models(conn)?;
-        let (any_vectors, papers) = crate::store::vectors::totals(conn)?;
+        let recorded = store.vector_models()?;
+        let (any_vectors, papers) = store.vector_totals()?;
         if recorded.is_empty() || any_vectors == 0 {
             bail!("{db} has no vectors; run `litindex --db {db} embed` first (--mode dense and hybrid need them)");
         }
@@ -308,7 +307,7 @@ impl SemanticIndex {
             );
         };
         let loading = Instant::now();
-        let docs = vectors::load_dense(conn, stored.model_id, stored.dim)
+        let docs = vectors::load_dense(store, stored.model_id, stored.dim)
             .with_context(|| format!("cannot read the vectors of {db}"))?;
         if docs.is_empty() {
             bail!("{db} has no vectors for {}; run `litindex --db {db} embed` first", stored.name);
@@ -322,7 +321,7 @@ impl SemanticIndex {
             ));
         }
         let chunks = if with_chunks {
-            let c = vectors::load_chunks(conn, stored.model_id, stored.dim)?;
+            let c = vectors::load_chunks(store, stored.model_id, stored.dim)?;
             if c.is_empty() {
                 bail!("--rerank needs chunk vectors and {db} has none; run `litindex --db {db} embed --chunks`");
             }

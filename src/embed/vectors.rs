@@ -4,12 +4,15 @@
 
 use rusqlite::Connection;
 
+use crate::store::Store;
+
 use super::chunk::{Chunk, ChunkIndex};
 use super::dense::{DenseIndex, extend_from_le_bytes, to_le_bytes};
 use super::model::ModelInfo;
 use crate::store::vectors::{self as table, ChunkBlob, ModelEntry};
 
-pub use crate::store::vectors::{StoredModel, counts, existing, models};
+pub use crate::store::vectors::StoredModel;
+pub(crate) use crate::store::vectors::{existing, models};
 pub(crate) use crate::store::vectors::{paper_texts, remove_orphans};
 
 /// Records `info` (or refreshes its directory and time) and returns its id.
@@ -66,18 +69,18 @@ fn chunk_blobs(chunks: &[(Chunk, Vec<f32>)]) -> Vec<ChunkBlob> {
 }
 
 /// Every vector of `model_id` whose paper is indexed, in one contiguous buffer.
-pub fn load_dense(conn: &Connection, model_id: i64, dim: usize) -> anyhow::Result<DenseIndex> {
+pub fn load_dense(store: &Store, model_id: i64, dim: usize) -> anyhow::Result<DenseIndex> {
     let mut idx = DenseIndex::new(dim);
-    table::for_each_vector(conn, model_id, |doc, bytes| idx.push_le_bytes(doc, bytes))?;
+    store.for_each_vector(model_id, |doc, bytes| idx.push_le_bytes(doc, bytes))?;
     Ok(idx)
 }
 
 /// Every chunk vector of `model_id` whose paper is indexed.
-pub(crate) fn load_chunks(conn: &Connection, model_id: i64, dim: usize) -> anyhow::Result<ChunkIndex> {
+pub(crate) fn load_chunks(store: &Store, model_id: i64, dim: usize) -> anyhow::Result<ChunkIndex> {
     let mut idx = ChunkIndex::new(dim);
     let mut current: Option<i64> = None;
     let mut buf: Vec<f32> = Vec::new();
-    table::for_each_chunk(conn, model_id, |doc, bytes| {
+    store.for_each_chunk(model_id, |doc, bytes| {
         anyhow::ensure!(
             bytes.len() == dim * 4,
             "a stored chunk vector has {} bytes, expected {}",

@@ -123,7 +123,7 @@ proptest! {
         change(&path, &gone, &added);
         let store = Store::open(&path).unwrap();
         // (This writer files no aliases or records: only the postings invariants apply.)
-        let broken: Vec<_> = super::super::check_blocks::check_postings(store.conn()).into_iter().filter(|i| !i.ok).collect();
+        let broken: Vec<_> = super::super::check_blocks::check_postings(&store.conn).into_iter().filter(|i| !i.ok).collect();
         prop_assert!(broken.is_empty(), "{:?}", broken);
         for (terms, k) in &queries {
             agree(&store, terms, *k, &asked)?;

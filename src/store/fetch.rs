@@ -179,12 +179,12 @@ mod tests {
         assert_eq!(store.cached_response(&resp.request).unwrap(), Some(resp.clone()));
         assert_eq!(store.cached_response("GET http://h/other").unwrap(), None);
         assert_eq!(store.cached_response_count().unwrap(), 1);
-        assert!(check_responses(store.conn()).ok);
+        assert!(check_responses(&store.conn).ok);
         drop(store);
         conn.execute("UPDATE fetch_responses SET body = x'0102'", []).unwrap();
         let store = Store::open(&db).unwrap();
         assert!(store.cached_response(&resp.request).is_err());
-        let damaged = check_responses(store.conn());
+        let damaged = check_responses(&store.conn);
         assert_eq!((damaged.ok, damaged.violations), (false, 1));
         assert!(damaged.examples[0].contains(&resp.request), "{damaged:?}");
     }

@@ -147,8 +147,11 @@ impl Store {
         Ok(Store { conn, path: path.to_path_buf() })
     }
 
-    /// The connection, for reading the file as `sqlite3` would (tests,
-    /// tools). It is `query_only`: writes go through litindex's own paths.
+    /// The connection, for the integration tests to read the file as
+    /// `sqlite3` would (feature `test-support`, not the product's API: other
+    /// modules call the store's methods). It is `query_only`: writes go
+    /// through litindex's own paths.
+    #[cfg(any(test, feature = "test-support"))]
     pub fn conn(&self) -> &Connection {
         &self.conn
     }

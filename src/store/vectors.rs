@@ -7,6 +7,8 @@ use std::collections::HashMap;
 
 use rusqlite::{Connection, OptionalExtension, params};
 
+use super::Store;
+
 /// A model recorded in an index.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoredModel {
@@ -48,8 +50,45 @@ pub struct ChunkBlob {
     pub vector: Vec<u8>,
 }
 
+/// The vector tables as an open index's readers see them.
+impl Store {
+    /// Every recorded model, the most recently embedded first.
+    pub fn vector_models(&self) -> anyhow::Result<Vec<StoredModel>> {
+        models(&self.conn)
+    }
+
+    /// How many papers have a vector, and how many chunks are stored, for `model_id`.
+    pub fn vector_counts(&self, model_id: i64) -> anyhow::Result<(u64, u64)> {
+        counts(&self.conn, model_id)
+    }
+
+    /// How many vectors of any model the index holds, and how many papers.
+    pub(crate) fn vector_totals(&self) -> anyhow::Result<(u64, u64)> {
+        totals(&self.conn)
+    }
+
+    /// Hands `f` every vector blob of `model_id` whose paper is indexed, by doc id.
+    pub(crate) fn for_each_vector(
+        &self,
+        model_id: i64,
+        f: impl FnMut(i64, &[u8]) -> anyhow::Result<()>,
+    ) -> anyhow::Result<()> {
+        for_each_vector(&self.conn, model_id, f)
+    }
+
+    /// Hands `f` every chunk vector blob of `model_id` whose paper is indexed,
+    /// by doc id and position.
+    pub(crate) fn for_each_chunk(
+        &self,
+        model_id: i64,
+        f: impl FnMut(i64, &[u8]) -> anyhow::Result<()>,
+    ) -> anyhow::Result<()> {
+        for_each_chunk(&self.conn, model_id, f)
+    }
+}
+
 /// Every recorded model, the most recently embedded first.
-pub fn models(conn: &Connection) -> anyhow::Result<Vec<StoredModel>> {
+pub(crate) fn models(conn: &Connection) -> anyhow::Result<Vec<StoredModel>> {
     let mut stmt = conn.prepare_cached(
         "SELECT model_id, name, dim, dir, fingerprint, max_seq_len, created_at, updated_at FROM embed_models
          ORDER BY updated_at DESC, model_id DESC",
@@ -107,7 +146,7 @@ pub(crate) fn paper_texts(conn: &Connection) -> anyhow::Result<Vec<PaperText>> {
 }
 
 /// The stored (text hash, chunked) of every paper with a vector for `model_id`.
-pub fn existing(conn: &Connection, model_id: i64) -> anyhow::Result<HashMap<i64, (String, bool)>> {
+pub(crate) fn existing(conn: &Connection, model_id: i64) -> anyhow::Result<HashMap<i64, (String, bool)>> {
     let mut stmt = conn.prepare("SELECT doc, text_hash, chunked FROM vectors WHERE model_id = ?1")?;
     let rows = stmt
         .query_map([model_id], |r| Ok((r.get::<_, i64>(0)?, (r.get::<_, String>(1)?, r.get::<_, i64>(2)? != 0))))?
@@ -163,7 +202,7 @@ pub(crate) fn put_chunks(conn: &Connection, model_id: i64, doc: i64, chunks: &[C
 }
 
 /// How many papers have a vector, and how many chunks are stored, for `model_id`.
-pub fn counts(conn: &Connection, model_id: i64) -> anyhow::Result<(u64, u64)> {
+pub(crate) fn counts(conn: &Connection, model_id: i64) -> anyhow::Result<(u64, u64)> {
     let v: u64 = conn.query_row(
         "SELECT count(*) FROM vectors WHERE model_id = ?1 AND doc IN (SELECT doc FROM papers)",
         [model_id],
