@@ -71,8 +71,12 @@ impl Choice for Analyzer {
     }
     fn help(self) -> &'static str {
         match self {
-            Analyzer::Plain => "Lowercase, split on every non-alphanumeric character (Unicode aware), no stemming, no stop words",
-            Analyzer::English => "UAX #29 words, lowercased, English stop words removed, Snowball English stemming, CJK bigrams",
+            Analyzer::Plain => {
+                "Lowercase, split on every non-alphanumeric character (Unicode aware), no stemming, no stop words"
+            }
+            Analyzer::English => {
+                "UAX #29 words, lowercased, English stop words removed, Snowball English stemming, CJK bigrams"
+            }
         }
     }
 }

@@ -29,8 +29,8 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use litindex::analyzer::Analyzer;
-use litindex::choice::{self, Choice};
 use litindex::bm25::{DEFAULT_B, DEFAULT_K1};
+use litindex::choice::{self, Choice};
 use litindex::embed::{DEFAULT_EMBED_BATCH, MODEL_DIR_ENV};
 use litindex::graph::Direction;
 
@@ -187,7 +187,7 @@ pub struct NewIndexArgs {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FormatChoice {
     Auto,
-    Named(litindex::ingest::Format),
+    Named(litindex::ingest::InputFormat),
 }
 
 #[derive(Debug, Args)]

@@ -111,7 +111,14 @@ mod tests {
         let pad = format!("Word {}", "word ".repeat(89));
         let text = format!("{pad}e.g. BRCA1 (see Fig. 2) rose. {pad}\"as shown.\" Then {pad}ends here.");
         let parts: Vec<&str> = chunks(&text).iter().map(|c| &text[c.start..c.end]).collect();
-        assert_eq!(parts, [format!("{pad}e.g. BRCA1 (see Fig. 2) rose."), format!("{pad}\"as shown.\""), format!("Then {pad}ends here.")]);
+        assert_eq!(
+            parts,
+            [
+                format!("{pad}e.g. BRCA1 (see Fig. 2) rose."),
+                format!("{pad}\"as shown.\""),
+                format!("Then {pad}ends here.")
+            ]
+        );
     }
 
     #[test]

@@ -34,7 +34,7 @@ pub struct HttpStats {
     pub waited: Duration,
 }
 
-pub(crate) struct Client {
+pub(crate) struct HttpClient {
     agent: ureq::Agent,
     intervals: [Duration; 3],
     last: [Option<Instant>; 3],
@@ -56,15 +56,15 @@ impl std::fmt::Display for NotFound {
 
 impl std::error::Error for NotFound {}
 
-impl Client {
-    pub(crate) fn new(opts: &FetchOptions) -> Client {
+impl HttpClient {
+    pub(crate) fn new(opts: &FetchOptions) -> HttpClient {
         let mut agent = ureq::Agent::config_builder()
             .http_status_as_error(false)
             .timeout_global(Some(opts.timeout))
             .user_agent(user_agent(opts.mailto.as_deref()));
         agent = agent.max_redirects(5);
         let interval = |api: Api| opts.min_interval.unwrap_or_else(|| api.default_interval());
-        Client {
+        HttpClient {
             agent: agent.build().into(),
             intervals: [interval(Api::OpenAlex), interval(Api::S2), interval(Api::Arxiv)],
             last: [None; 3],
@@ -159,7 +159,7 @@ impl Client {
 
 /// One request being sent: each attempt waits for the API's interval first.
 struct Send<'a> {
-    client: &'a mut Client,
+    client: &'a mut HttpClient,
     req: &'a Request,
     wait: &'a dyn Fn(Duration, HttpStats),
 }
@@ -242,20 +242,20 @@ fn describe(e: &ureq::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ingest::Format;
+    use crate::ingest::InputFormat;
 
     #[test]
     fn the_published_limits_are_the_default_intervals() {
-        let client = Client::new(&FetchOptions::default());
+        let client = HttpClient::new(&FetchOptions::default());
         assert_eq!(client.intervals, [Duration::from_millis(100), Duration::from_secs(1), Duration::from_secs(3)]);
         let opts = FetchOptions { min_interval: Some(Duration::from_millis(7)), ..FetchOptions::default() };
-        assert_eq!(Client::new(&opts).intervals, [Duration::from_millis(7); 3]);
+        assert_eq!(HttpClient::new(&opts).intervals, [Duration::from_millis(7); 3]);
     }
 
     #[test]
     fn backoff_doubles_with_jitter_below_one_base_and_is_capped() {
         let opts = FetchOptions { backoff: Duration::from_millis(100), ..FetchOptions::default() };
-        let client = Client::new(&opts);
+        let client = HttpClient::new(&opts);
         assert_eq!(client.backoff.retries, opts.retries);
         for attempt in 0..4 {
             let d = client.backoff.pause(attempt);
@@ -269,9 +269,9 @@ mod tests {
     fn mailto_goes_into_the_user_agent_and_openalex_urls_only() {
         assert_eq!(user_agent(None), format!("litindex/{}", env!("CARGO_PKG_VERSION")));
         assert!(user_agent(Some("a@b.org")).ends_with(" (mailto:a@b.org)"));
-        let oa = Request::get(Api::OpenAlex, "http://h/works?search=x".into(), Format::OpenAlex);
+        let oa = Request::get(Api::OpenAlex, "http://h/works?search=x".into(), InputFormat::OpenAlex);
         assert_eq!(wire_url(&oa, Some("a@b.org")), "http://h/works?search=x&mailto=a%40b.org");
-        let s2 = Request::get(Api::S2, "http://h/graph/v1/paper/search?query=x".into(), Format::S2);
+        let s2 = Request::get(Api::S2, "http://h/graph/v1/paper/search?query=x".into(), InputFormat::S2);
         assert_eq!(wire_url(&s2, Some("a@b.org")), s2.url);
     }
 }

@@ -15,7 +15,7 @@ use std::sync::atomic::Ordering;
 use rusqlite::Connection;
 
 use super::engine::{IngestReport, Ingester};
-use super::formats::{self, Format, FormatOptions, MOCK, ReadError};
+use super::formats::{self, FormatOptions, InputFormat, MOCK, ReadError};
 use crate::analyzer::Analyzer;
 use crate::bm25::Bm25;
 use crate::failpoint::failpoint_at;
@@ -33,10 +33,10 @@ pub enum Input {
     Mock,
     /// A file (gzip or not) in `format`, or in the format its first record
     /// shows when `None`.
-    File { path: PathBuf, format: Option<Format> },
+    File { path: PathBuf, format: Option<InputFormat> },
     /// Bytes already in memory (a response `fetch` received) in `format`,
     /// named `label` (its URL) in errors and locations.
-    Bytes { label: String, format: Format, bytes: Vec<u8> },
+    Bytes { label: String, format: InputFormat, bytes: Vec<u8> },
 }
 
 /// Where an ingest is, for a progress display: input bytes read of the

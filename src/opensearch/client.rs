@@ -127,7 +127,13 @@ impl Client {
         self.backoff.run(&mut Call { client: self, method, path, body, content_type })
     }
 
-    fn attempt(&self, method: &str, path: &str, body: Option<&[u8]>, content_type: &str) -> anyhow::Result<Attempt<Value>> {
+    fn attempt(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<&[u8]>,
+        content_type: &str,
+    ) -> anyhow::Result<Attempt<Value>> {
         let url = format!("http://{}{path}", self.host);
         let result = match (method, body) {
             ("GET", None) => self.agent.get(&url).call(),

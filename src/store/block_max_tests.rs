@@ -11,7 +11,7 @@ use crate::bm25::Bm25;
 use crate::candidate::{Candidate, positive};
 use crate::store::Store;
 use crate::store::create::create_index;
-use crate::store::write::{IndexWriter, PaperDraft, refresh_meta};
+use crate::store::postings_writer::{PaperDraft, PostingsWriter, refresh_meta};
 
 fn draft<'a>(id: &'a str, text: &'a str) -> PaperDraft<'a> {
     PaperDraft {
@@ -30,7 +30,7 @@ fn draft<'a>(id: &'a str, text: &'a str) -> PaperDraft<'a> {
 pub(crate) fn build(dir: &Path, docs: &[(String, String)]) -> PathBuf {
     let path = dir.join("t.db");
     create_index(&path, Analyzer::Plain, Bm25::default(), |conn| {
-        let mut w = IndexWriter::new(Analyzer::Plain);
+        let mut w = PostingsWriter::new(Analyzer::Plain);
         for (id, text) in docs {
             w.insert_paper(conn, &draft(id, text))?;
         }
@@ -45,7 +45,7 @@ pub(crate) fn build(dir: &Path, docs: &[(String, String)]) -> PathBuf {
 fn change(path: &Path, gone: &[String], add: &[(String, String)]) {
     let mut conn = Connection::open(path).unwrap();
     let tx = conn.transaction().unwrap();
-    let mut w = IndexWriter::new(Analyzer::Plain);
+    let mut w = PostingsWriter::new(Analyzer::Plain);
     for id in gone {
         w.delete_paper(&tx, id).unwrap();
     }

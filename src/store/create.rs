@@ -142,7 +142,7 @@ fn fill_new<T>(
     // The file is private until the rename, so it is filled with a rollback
     // journal (each page written once), then switched to WAL.
     let out = write_transaction_named(&mut conn, path, |tx| {
-        write::init_meta(tx, analyzer, bm25)?;
+        postings_writer::init_meta(tx, analyzer, bm25)?;
         fill(tx)
     })?;
     set_wal(&conn, path)?;

@@ -7,7 +7,7 @@
 //! read back through the aliases, so it finds its paper again after a
 //! rebuild that changed the canonical id; one that finds none is
 //! *dangling*, kept and listed. A merge that retires a paper moves its
-//! marks to the surviving id ([`super::writer::Writer::retire_papers`]), and
+//! marks to the surviving id ([`super::ingest_writer::IngestWriter::retire_papers`]), and
 //! `build` carries marks and watches into the new file before the rename
 //! ([`Carried`]).
 

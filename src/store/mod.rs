@@ -37,15 +37,15 @@ pub mod fts5;
 mod graph;
 #[cfg(test)]
 mod graph_tests;
+pub mod ingest_writer;
 pub mod marks;
 mod migrate;
+pub mod postings_writer;
 mod read;
 mod scoring;
 mod summary;
 pub mod vectors;
 pub mod watches;
-pub mod write;
-pub mod writer;
 
 pub use block_max::DecodeCount;
 pub use blocks::{BlockInfo, TermBlocks};
