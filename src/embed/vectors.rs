@@ -2,9 +2,7 @@
 //! text a paper's vector is made from, and the stored vectors loaded into
 //! the dense and chunk indexes (the tables are the store's: `store::vectors`).
 
-use rusqlite::Connection;
-
-use crate::store::Store;
+use crate::store::{Handle, Store};
 
 use super::chunk::{Chunk, ChunkIndex};
 use super::dense::{DenseIndex, extend_from_le_bytes, to_le_bytes};
@@ -16,7 +14,7 @@ pub(crate) use crate::store::vectors::{existing, models};
 pub(crate) use crate::store::vectors::{paper_texts, remove_orphans};
 
 /// Records `info` (or refreshes its directory and time) and returns its id.
-pub(crate) fn register(conn: &Connection, info: &ModelInfo) -> anyhow::Result<i64> {
+pub(crate) fn register(handle: Handle<'_>, info: &ModelInfo) -> anyhow::Result<i64> {
     let dir = info.dir.to_string_lossy();
     let entry = ModelEntry {
         name: &info.name,
@@ -25,7 +23,7 @@ pub(crate) fn register(conn: &Connection, info: &ModelInfo) -> anyhow::Result<i6
         fingerprint: &info.fingerprint,
         max_seq_len: info.max_seq_len,
     };
-    table::register(conn, &entry)
+    table::register(handle, &entry)
 }
 
 /// The text a paper's vector is made from: its title, a space, its abstract.
@@ -40,7 +38,7 @@ pub(crate) fn text_hash(text: &str) -> String {
 
 /// Stores a paper's vector (replacing any older one) and, when given, its chunks.
 pub(crate) fn put_vector(
-    conn: &Connection,
+    handle: Handle<'_>,
     model_id: i64,
     doc: i64,
     hash: &str,
@@ -48,17 +46,17 @@ pub(crate) fn put_vector(
     chunks: Option<&[(Chunk, Vec<f32>)]>,
 ) -> anyhow::Result<()> {
     let blobs = chunks.map(chunk_blobs);
-    table::put_vector(conn, model_id, doc, hash, &to_le_bytes(vector), blobs.as_deref())
+    table::put_vector(handle, model_id, doc, hash, &to_le_bytes(vector), blobs.as_deref())
 }
 
 /// Stores a paper's chunks (replacing any older ones) and marks its vector chunked.
 pub(crate) fn put_chunks(
-    conn: &Connection,
+    handle: Handle<'_>,
     model_id: i64,
     doc: i64,
     chunks: &[(Chunk, Vec<f32>)],
 ) -> anyhow::Result<()> {
-    table::put_chunks(conn, model_id, doc, &chunk_blobs(chunks))
+    table::put_chunks(handle, model_id, doc, &chunk_blobs(chunks))
 }
 
 fn chunk_blobs(chunks: &[(Chunk, Vec<f32>)]) -> Vec<ChunkBlob> {

@@ -23,13 +23,13 @@
 
 use std::collections::BTreeSet;
 
-use rusqlite::Connection;
 use serde::Serialize;
 
 use super::derive;
 use crate::failpoint::{failpoint, failpoint_at};
 use crate::paper::title::{surname, title_key};
 use crate::paper::{Filed, Link, Record};
+use crate::store::Handle;
 use crate::store::ingest_writer::IngestWriter;
 use crate::store::postings_writer::PaperDraft;
 
@@ -66,8 +66,8 @@ pub struct Ingester<'c> {
 }
 
 impl<'c> Ingester<'c> {
-    pub fn new(conn: &'c Connection) -> anyhow::Result<Ingester<'c>> {
-        Ok(Ingester { writer: IngestWriter::new(conn)?, report: IngestReport::default() })
+    pub fn new(handle: Handle<'c>) -> anyhow::Result<Ingester<'c>> {
+        Ok(Ingester { writer: IngestWriter::new(handle)?, report: IngestReport::default() })
     }
 
     /// Files one record read in `format` from `origin` (`file:line`).

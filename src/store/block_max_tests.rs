@@ -29,7 +29,8 @@ fn draft<'a>(id: &'a str, text: &'a str) -> PaperDraft<'a> {
 /// A new index at `dir/t.db` of `docs` (id, title), built by one writer.
 pub(crate) fn build(dir: &Path, docs: &[(String, String)]) -> PathBuf {
     let path = dir.join("t.db");
-    create_index(&path, Analyzer::Plain, Bm25::default(), |conn| {
+    create_index(&path, Analyzer::Plain, Bm25::default(), |h| {
+        let conn = h.conn;
         let mut w = PostingsWriter::new(Analyzer::Plain);
         for (id, text) in docs {
             w.insert_paper(conn, &draft(id, text))?;

@@ -23,8 +23,8 @@ use std::collections::BTreeSet;
 use anyhow::Context;
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::edges;
 use super::postings_writer::{PaperDraft, PostingsWriter, refresh_meta};
+use super::{Handle, edges};
 use crate::analyzer::Analyzer;
 use crate::paper::title::title_key;
 use crate::paper::{Disagreement, Filed, PaperId, Record};
@@ -90,7 +90,8 @@ pub struct IngestWriter<'c> {
 }
 
 impl<'c> IngestWriter<'c> {
-    pub fn new(conn: &'c Connection) -> anyhow::Result<IngestWriter<'c>> {
+    pub fn new(handle: Handle<'c>) -> anyhow::Result<IngestWriter<'c>> {
+        let conn = handle.conn;
         let analyzer: String = conn.query_row("SELECT analyzer FROM index_meta WHERE id = 1", [], |r| r.get(0))?;
         let analyzer: Analyzer = analyzer.parse()?;
         let empty = |table: &str| -> rusqlite::Result<bool> {

@@ -20,7 +20,7 @@ use rusqlite::{Connection, params};
 use serde::Serialize;
 
 use super::read::resolve_on;
-use super::{Notes, Store, explain, open_for_writing, write_transaction};
+use super::{Handle, Notes, Store, explain, open_for_writing, write_transaction};
 use crate::choice::Choice;
 use crate::paper::PaperId;
 
@@ -344,7 +344,8 @@ impl Carried {
     /// Writes them into the new index on `conn` (inside its build
     /// transaction), each mark under the id its paper has there when the new
     /// index knows the stored id as an alias.
-    pub(crate) fn restore(&self, conn: &Connection) -> anyhow::Result<()> {
+    pub(crate) fn restore(&self, handle: Handle<'_>) -> anyhow::Result<()> {
+        let conn = handle.conn;
         const NEW_ID: &str = "coalesce((SELECT paper_id FROM aliases WHERE alias = ?1), ?1)";
         let mut mark = conn.prepare(&format!(
             "INSERT OR IGNORE INTO marks (paper_id, label, note, marked_at) VALUES ({NEW_ID}, ?2, ?3, ?4)"
