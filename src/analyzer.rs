@@ -13,8 +13,12 @@ use std::sync::OnceLock;
 use rust_stemmers::{Algorithm, Stemmer};
 use unicode_segmentation::UnicodeSegmentation;
 
+use crate::choice::Choice;
+
+mod stop_words;
+
 /// A named text analyzer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Analyzer {
     /// Lowercase, split on every non-alphanumeric character (Unicode aware),
     /// no stemming, no stop words.
@@ -59,6 +63,26 @@ impl fmt::Display for Analyzer {
     }
 }
 
+impl Choice for Analyzer {
+    const WHAT: &'static str = "analyzer";
+    fn all() -> &'static [Analyzer] {
+        &[Analyzer::Plain, Analyzer::English]
+    }
+    fn keyword(self) -> &'static str {
+        self.name()
+    }
+    fn help(self) -> &'static str {
+        match self {
+            Analyzer::Plain => {
+                "Lowercase, split on every non-alphanumeric character (Unicode aware), no stemming, no stop words"
+            }
+            Analyzer::English => {
+                "UAX #29 words, lowercased, English stop words removed, Snowball English stemming, CJK bigrams"
+            }
+        }
+    }
+}
+
 impl FromStr for Analyzer {
     type Err = anyhow::Error;
 
@@ -78,188 +102,7 @@ fn plain_tokens(text: &str) -> Vec<String> {
     text.split(|c: char| !c.is_alphanumeric()).filter(|t| !t.is_empty()).map(str::to_lowercase).collect()
 }
 
-/// The Snowball English stop-word list, verbatim (174 words, in the file's
-/// order): the uncommented entries of snowballstem.org/algorithms/english/stop.txt.
-/// Embedded rather than taken from the `stop-words` crate because that crate's
-/// English list is NLTK's current one, which differs from Snowball's (it adds
-/// e.g. "s", "t", "can", "will", "just", "now", "don" and lacks "would",
-/// "could", "ought", "cannot", "let's").
-pub(crate) const SNOWBALL_ENGLISH_STOP_WORDS: [&str; 174] = [
-    "i",
-    "me",
-    "my",
-    "myself",
-    "we",
-    "our",
-    "ours",
-    "ourselves",
-    "you",
-    "your",
-    "yours",
-    "yourself",
-    "yourselves",
-    "he",
-    "him",
-    "his",
-    "himself",
-    "she",
-    "her",
-    "hers",
-    "herself",
-    "it",
-    "its",
-    "itself",
-    "they",
-    "them",
-    "their",
-    "theirs",
-    "themselves",
-    "what",
-    "which",
-    "who",
-    "whom",
-    "this",
-    "that",
-    "these",
-    "those",
-    "am",
-    "is",
-    "are",
-    "was",
-    "were",
-    "be",
-    "been",
-    "being",
-    "have",
-    "has",
-    "had",
-    "having",
-    "do",
-    "does",
-    "did",
-    "doing",
-    "would",
-    "should",
-    "could",
-    "ought",
-    "i'm",
-    "you're",
-    "he's",
-    "she's",
-    "it's",
-    "we're",
-    "they're",
-    "i've",
-    "you've",
-    "we've",
-    "they've",
-    "i'd",
-    "you'd",
-    "he'd",
-    "she'd",
-    "we'd",
-    "they'd",
-    "i'll",
-    "you'll",
-    "he'll",
-    "she'll",
-    "we'll",
-    "they'll",
-    "isn't",
-    "aren't",
-    "wasn't",
-    "weren't",
-    "hasn't",
-    "haven't",
-    "hadn't",
-    "doesn't",
-    "don't",
-    "didn't",
-    "won't",
-    "wouldn't",
-    "shan't",
-    "shouldn't",
-    "can't",
-    "cannot",
-    "couldn't",
-    "mustn't",
-    "let's",
-    "that's",
-    "who's",
-    "what's",
-    "here's",
-    "there's",
-    "when's",
-    "where's",
-    "why's",
-    "how's",
-    "a",
-    "an",
-    "the",
-    "and",
-    "but",
-    "if",
-    "or",
-    "because",
-    "as",
-    "until",
-    "while",
-    "of",
-    "at",
-    "by",
-    "for",
-    "with",
-    "about",
-    "against",
-    "between",
-    "into",
-    "through",
-    "during",
-    "before",
-    "after",
-    "above",
-    "below",
-    "to",
-    "from",
-    "up",
-    "down",
-    "in",
-    "out",
-    "on",
-    "off",
-    "over",
-    "under",
-    "again",
-    "further",
-    "then",
-    "once",
-    "here",
-    "there",
-    "when",
-    "where",
-    "why",
-    "how",
-    "all",
-    "any",
-    "both",
-    "each",
-    "few",
-    "more",
-    "most",
-    "other",
-    "some",
-    "such",
-    "no",
-    "nor",
-    "not",
-    "only",
-    "own",
-    "same",
-    "so",
-    "than",
-    "too",
-    "very",
-];
+pub(crate) use stop_words::SNOWBALL_ENGLISH_STOP_WORDS;
 
 /// The longest entry of [`SNOWBALL_ENGLISH_STOP_WORDS`], in bytes: a longer
 /// word is not looked up.

@@ -11,6 +11,8 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::str::FromStr;
 
+use crate::choice::{self, Choice};
+
 /// Which way to follow citations.
 #[derive(
     Debug,
@@ -19,7 +21,7 @@ use std::str::FromStr;
     PartialEq,
     Eq,
     Default,
-    clap::ValueEnum,
+    
     serde::Serialize,
     serde::Deserialize,
     schemars::JsonSchema,
@@ -62,11 +64,23 @@ impl fmt::Display for Direction {
 impl FromStr for Direction {
     type Err = anyhow::Error;
     fn from_str(s: &str) -> anyhow::Result<Direction> {
-        match s {
-            "both" => Ok(Direction::Both),
-            "references" => Ok(Direction::References),
-            "citations" => Ok(Direction::Citations),
-            other => anyhow::bail!("unknown direction `{other}` (use both, references or citations)"),
+        choice::parse(s)
+    }
+}
+
+impl Choice for Direction {
+    const WHAT: &'static str = "direction";
+    fn all() -> &'static [Direction] {
+        &[Direction::Both, Direction::References, Direction::Citations]
+    }
+    fn keyword(self) -> &'static str {
+        self.name()
+    }
+    fn help(self) -> &'static str {
+        match self {
+            Direction::Both => "Both ways: the graph as undirected",
+            Direction::References => "From a paper to the papers it cites",
+            Direction::Citations => "From a paper to the papers that cite it",
         }
     }
 }

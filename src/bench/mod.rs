@@ -57,7 +57,7 @@ use serde::Serialize;
 use crate::analyzer::{Analyzer, indexed_text};
 use crate::bm25::query_terms;
 use crate::graph::{Direction, bfs};
-use crate::ingest::formats::{self, Format, FormatOptions};
+use crate::ingest::formats::{self, FormatOptions, InputFormat};
 use crate::ingest::{IngestOptions, Input, build};
 use crate::paper::Item;
 use crate::search::{DEFAULT_LIMIT, SearchParams, SearchRequest, bm25_scores, search, top_k};
@@ -387,7 +387,7 @@ pub(crate) fn build_litindex(corpus: &Path, db: &Path, analyzer: Analyzer) -> an
     let reset = reset_peak_rss();
     let started = Instant::now();
     let opts = IngestOptions { analyzer, ..IngestOptions::default() };
-    build(db, &[Input::File { path: corpus.to_path_buf(), format: Some(Format::Paper) }], &opts)?;
+    build(db, &[Input::File { path: corpus.to_path_buf(), format: Some(InputFormat::Paper) }], &opts)?;
     let secs = started.elapsed().as_secs_f64();
     let peak_rss = if reset { peak_rss_bytes() } else { None };
     let papers = Store::open(db)?.meta()?.num_docs;
@@ -542,7 +542,7 @@ pub(crate) fn build_fts5(corpus: &Path, path: &Path, analyzer: Analyzer) -> anyh
     let mut papers = 0u64;
     fts.fill(|insert| {
         let input = formats::open_input(corpus)?;
-        for item in formats::read(Format::Paper, input, &FormatOptions::default())? {
+        for item in formats::read(InputFormat::Paper, input, &FormatOptions::default())? {
             let (item, origin) = item.map_err(|e| anyhow::anyhow!("{e}"))?;
             if let Item::Record(r) = item {
                 papers += 1;

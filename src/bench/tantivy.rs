@@ -42,7 +42,7 @@ use tantivy::{DocAddress, Index, IndexReader, IndexWriter, ReloadPolicy, Tantivy
 
 use super::{BenchReport, BuildFigures, Figure, Latency, peak_rss_bytes, reset_peak_rss, time_queries};
 use crate::analyzer::{Analyzer, indexed_text};
-use crate::ingest::formats::{self, Format, FormatOptions};
+use crate::ingest::formats::{self, FormatOptions, InputFormat};
 use crate::paper::Item;
 
 /// The writer's overall memory budget (tantivy-py's default heap size).
@@ -88,7 +88,7 @@ pub fn build(corpus: &Path, dir: &Path, analyzer: Analyzer, threads: usize) -> a
     let mut writer: IndexWriter = index.writer_with_num_threads(threads, HEAP_BYTES)?;
     let mut papers = 0u64;
     let input = formats::open_input(corpus)?;
-    for item in formats::read(Format::Paper, input, &FormatOptions::default())? {
+    for item in formats::read(InputFormat::Paper, input, &FormatOptions::default())? {
         let (item, origin) = item.map_err(|e| anyhow::anyhow!("{e}"))?;
         if let Item::Record(r) = item {
             papers += 1;

@@ -6,7 +6,7 @@
 
 use std::io::{self, Write};
 
-use super::{Entry, latex, names};
+use super::{Entry, latex, name_parts};
 
 pub(super) fn write(out: &mut dyn Write, e: &Entry, first: bool) -> io::Result<()> {
     if !first {
@@ -44,7 +44,7 @@ pub(super) fn write(out: &mut dyn Write, e: &Entry, first: bool) -> io::Result<(
 /// One author as `Last, First` (just `Last` for a one-word name), escaped;
 /// a part holding the word `and` is braced so it does not split the list.
 fn author(name: &str) -> String {
-    let n = names::split(name);
+    let n = name_parts::split(name);
     let part = |s: &str| {
         let s = latex::escape(s);
         if s.split(' ').any(|w| w.eq_ignore_ascii_case("and")) { format!("{{{s}}}") } else { s }

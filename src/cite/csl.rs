@@ -8,7 +8,7 @@ use std::io::{self, Write};
 
 use serde_json::{Map, Value, json};
 
-use super::{Entry, names};
+use super::{Entry, name_parts};
 
 pub(super) fn write(out: &mut dyn Write, e: &Entry, first: bool) -> io::Result<()> {
     out.write_all(if first { b"[\n" } else { b",\n" })?;
@@ -25,7 +25,7 @@ pub(super) fn write(out: &mut dyn Write, e: &Entry, first: bool) -> io::Result<(
             .authors
             .iter()
             .map(|a| {
-                let n = names::split(a);
+                let n = name_parts::split(a);
                 if n.given.is_empty() {
                     json!({"family": n.family})
                 } else {

@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use unicode_normalization::UnicodeNormalization;
 
-use super::names;
+use super::name_parts;
 
 /// Title words a key skips: the first *significant* word names the paper.
 const STOP_WORDS: &[&str] = &[
@@ -24,7 +24,7 @@ pub fn fold(s: &str) -> String {
 /// family name (`anon` without one), the year (`nd` without one) and the
 /// first title word that is not a stop word and folds to something.
 pub fn base_key(authors: &[String], year: Option<i32>, title: &str) -> String {
-    let surname = authors.first().map(|a| fold(&names::split(a).family)).filter(|s| !s.is_empty());
+    let surname = authors.first().map(|a| fold(&name_parts::split(a).family)).filter(|s| !s.is_empty());
     let word = title
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !STOP_WORDS.contains(&w.to_lowercase().as_str()))

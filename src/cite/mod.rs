@@ -12,7 +12,7 @@ mod bibtex;
 mod csl;
 pub(crate) mod key;
 pub(crate) mod latex;
-pub(crate) mod names;
+pub(crate) mod name_parts;
 mod ris;
 
 use std::io::Write;

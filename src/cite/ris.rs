@@ -6,7 +6,7 @@
 
 use std::io::{self, Write};
 
-use super::{Entry, names};
+use super::{Entry, name_parts};
 
 pub(super) fn write(out: &mut dyn Write, e: &Entry) -> io::Result<()> {
     let mut field = |tag: &str, value: &str| writeln!(out, "{tag}  - {}", one_line(value));
@@ -17,7 +17,7 @@ pub(super) fn write(out: &mut dyn Write, e: &Entry) -> io::Result<()> {
         field("JO", venue)?;
     }
     for a in &e.authors {
-        let n = names::split(a);
+        let n = name_parts::split(a);
         if n.given.is_empty() { field("AU", &n.family)? } else { field("AU", &format!("{}, {}", n.family, n.given))? }
     }
     if let Some(y) = e.year {

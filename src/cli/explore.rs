@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::{ArgGroup, Args, ValueEnum};
 
-use super::{Format, named};
+use super::{Format, chosen};
 use litindex::store::Label;
 
 #[derive(Debug, Args)]
@@ -13,7 +13,7 @@ pub struct RelatedArgs {
     #[arg(required_unless_present = "from_marks", value_name = "ID")]
     pub ids: Vec<String>,
     /// Add the papers marked LABEL (a reading list: favorite, to-read, …) to the seeds
-    #[arg(long, value_name = "LABEL", value_parser = named::<Label>("label"))]
+    #[arg(long, value_name = "LABEL", value_parser = chosen::<Label>())]
     pub from_marks: Option<Label>,
     /// Similarity: co-citation, bibliographic coupling, text (BM25 more-like-this) or both (graph and text)
     #[arg(long, value_enum, default_value_t)]
@@ -49,7 +49,7 @@ pub struct GapsArgs {
     #[arg(long)]
     pub all: bool,
     /// Look at the references of the papers marked LABEL (favorite, to-read, …)
-    #[arg(long, value_name = "LABEL", value_parser = named::<Label>("label"))]
+    #[arg(long, value_name = "LABEL", value_parser = chosen::<Label>())]
     pub from_marks: Option<Label>,
     /// Look at the references of the papers with a record from SOURCE (bibtex, csl-json, ris, openalex, …)
     #[arg(long, value_name = "SOURCE")]

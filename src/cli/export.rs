@@ -7,7 +7,7 @@ use clap::{Args, ValueEnum};
 use litindex::cite::CiteFormat;
 use litindex::store::Label;
 
-use super::{SearchOpts, named};
+use super::{SearchOpts, chosen};
 
 /// What `export` writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -48,7 +48,7 @@ pub struct ExportArgs {
     #[arg(long, conflicts_with = "ids")]
     pub query: Option<String>,
     /// Export the papers marked LABEL (favorite, exclude, to-read, read) instead of ids
-    #[arg(long, value_name = "LABEL", value_parser = named::<Label>("label"), conflicts_with_all = ["ids", "query"])]
+    #[arg(long, value_name = "LABEL", value_parser = chosen::<Label>(), conflicts_with_all = ["ids", "query"])]
     pub marks: Option<Label>,
     #[command(flatten)]
     pub search: SearchOpts,

@@ -5,7 +5,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use litindex::search::FeedbackParams;
 use litindex::store::Label;
 
-use super::{Format, SearchOpts, named};
+use super::{Format, SearchOpts, chosen, named};
 
 #[derive(Debug, Args)]
 pub struct MarkArgs {
@@ -47,7 +47,7 @@ pub enum MarksFormat {
 #[derive(Debug, Args)]
 pub struct MarksArgs {
     /// Only papers with this label
-    #[arg(long, value_parser = named::<Label>("label"))]
+    #[arg(long, value_parser = chosen::<Label>())]
     pub label: Option<Label>,
     /// Only papers with this tag
     #[arg(long, value_name = "NAME")]

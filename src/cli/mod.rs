@@ -30,6 +30,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use litindex::analyzer::Analyzer;
 use litindex::bm25::{DEFAULT_B, DEFAULT_K1};
+use litindex::choice::{self, Choice};
 use litindex::embed::{DEFAULT_EMBED_BATCH, MODEL_DIR_ENV};
 use litindex::graph::Direction;
 
@@ -143,7 +144,7 @@ pub struct BuildArgs {
     #[arg(long, default_value_t = DEFAULT_B)]
     pub b: f64,
     /// Text analyzer
-    #[arg(long, default_value = "plain", value_parser = named::<Analyzer>("analyzer"))]
+    #[arg(long, default_value = "plain", value_parser = chosen::<Analyzer>())]
     pub analyzer: Analyzer,
 }
 
@@ -172,7 +173,7 @@ pub struct IngestArgs {
 #[derive(Debug, Args)]
 pub struct NewIndexArgs {
     /// Text analyzer, when this command creates the index
-    #[arg(long, default_value = "plain", value_parser = named::<Analyzer>("analyzer"))]
+    #[arg(long, default_value = "plain", value_parser = chosen::<Analyzer>())]
     pub analyzer: Analyzer,
     /// BM25 k1, when this command creates the index
     #[arg(long, default_value_t = DEFAULT_K1)]
@@ -186,7 +187,7 @@ pub struct NewIndexArgs {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FormatChoice {
     Auto,
-    Named(litindex::ingest::Format),
+    Named(litindex::ingest::InputFormat),
 }
 
 #[derive(Debug, Args)]
@@ -241,7 +242,7 @@ pub struct BenchArgs {
     /// Queries, one per line
     #[arg(long, value_name = "FILE")]
     pub queries: PathBuf,
-    #[arg(long, default_value = "plain", value_parser = named::<Analyzer>("analyzer"))]
+    #[arg(long, default_value = "plain", value_parser = chosen::<Analyzer>())]
     pub analyzer: Analyzer,
     /// Also measure peers on the same documents and queries: a list, e.g. `fts5,tantivy` (tantivy needs a build with `--features tantivy`)
     #[arg(long, value_enum, value_delimiter = ',')]
@@ -279,7 +280,7 @@ pub struct NeighborsArgs {
     #[arg(long, default_value_t = 1, value_parser = neighbor_hops)]
     pub hops: u32,
     /// Which way to follow citations
-    #[arg(long, default_value = "both", value_parser = named::<Direction>("direction"))]
+    #[arg(long, default_value = "both", value_parser = chosen::<Direction>())]
     pub direction: Direction,
     /// The walk's engine: one recursive SQL query, or a breadth-first search in memory
     #[arg(long, value_enum, default_value_t)]
@@ -336,6 +337,45 @@ pub(crate) fn named<T: ValueEnum + Clone + Send + Sync + 'static>(
         })
     }
 }
+/// [`named`] for a library enum: its names and aliases come from its
+/// [`Choice`] list (the library knows no clap), and so does the error:
+/// "unknown mode `x` (use bm25, dense or hybrid)". Like [`named`], it lists
+/// no possible values: the arguments' own help names them.
+pub(crate) fn chosen<T: Choice + Send + Sync>() -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static {
+    move |s| choice::choose::<T>(s).ok_or_else(|| choice::unknown::<T>(s))
+}
+
+/// A value parser for a library enum whose possible values (each with its
+/// help line; aliases accepted, not listed) are shown in `--help` and
+/// offered by the shell completions, as a clap `ValueEnum`'s are.
+pub(crate) fn listed<T: Choice + Send + Sync>() -> ListedParser<T> {
+    ListedParser(std::marker::PhantomData)
+}
+
+#[derive(Clone)]
+pub(crate) struct ListedParser<T>(std::marker::PhantomData<T>);
+
+impl<T: Choice + Send + Sync> clap::builder::TypedValueParser for ListedParser<T> {
+    type Value = T;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<T, clap::Error> {
+        let names = clap::builder::PossibleValuesParser::new(self.possible_values().into_iter().flatten());
+        let word = names.parse_ref(cmd, arg, value)?;
+        Ok(choice::choose::<T>(&word).expect("a possible value names a variant"))
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(T::all().iter().map(|v| {
+            clap::builder::PossibleValue::new(v.keyword()).help(v.help()).aliases(v.aliases().iter().copied())
+        })))
+    }
+}
+
 fn parse_format(s: &str) -> Result<FormatChoice, String> {
     if s == "auto" {
         return Ok(FormatChoice::Auto);

@@ -5,6 +5,8 @@ use clap::Args;
 
 use litindex::opensearch::{Scoring, Target};
 
+use super::listed;
+
 /// Where `search`, `run` and `eval` read the index from instead of the local file.
 #[derive(Debug, Clone, Args)]
 pub struct BackendOpts {
@@ -12,7 +14,7 @@ pub struct BackendOpts {
     #[arg(long, value_name = "opensearch://HOST:PORT/INDEX", value_parser = parse_target)]
     pub backend: Option<Target>,
     /// Whose BM25 the backend ranks by: `exact` (litindex's, from the cluster's statistics and term vectors) or `lucene` (Lucene's score × (k1+1), document lengths rounded)
-    #[arg(long, value_enum, default_value_t, requires = "backend")]
+    #[arg(long, value_parser = listed::<Scoring>(), default_value_t, requires = "backend")]
     pub backend_scores: Scoring,
     /// Seconds each request to the backend may take
     #[arg(long, default_value_t = 30, value_name = "S", requires = "backend")]

@@ -11,7 +11,7 @@ use litindex::search::{
     SemanticParams, Weights, YearRange,
 };
 
-use super::{Format, hops_in, named};
+use super::{Format, chosen, hops_in, named};
 use crate::commands::UsageError;
 
 /// The query language, as `search --help` shows it.
@@ -56,7 +56,7 @@ pub struct SearchOpts {
     #[arg(long, value_parser = search_hops)]
     pub hops: Option<u32>,
     /// Which way to follow citations
-    #[arg(long, default_value = "both", value_parser = named::<Direction>("direction"))]
+    #[arg(long, default_value = "both", value_parser = chosen::<Direction>())]
     pub direction: Direction,
     /// Weights of BM25, graph and recency in the final score, as B,G,R [default: 0.5,0.3,0.2, or the mode's]
     #[arg(long, value_parser = parse_weights, allow_hyphen_values = true)]
@@ -65,16 +65,16 @@ pub struct SearchOpts {
     #[arg(long)]
     pub pool: Option<usize>,
     /// How a reached paper's graph score is computed: `by-hops` (1/0.6/0.3 by hops; also called `lesson`) or `weighted` (by the BM25 evidence of the seeds that reach it)
-    #[arg(long, default_value = "by-hops", value_parser = named::<GraphScore>("graph score"))]
+    #[arg(long, default_value = "by-hops", value_parser = chosen::<GraphScore>())]
     pub graph_score: GraphScore,
     /// First stage: `bm25`, `dense` (cosine over the vectors of `litindex embed`) or `hybrid` (both, fused)
-    #[arg(long, default_value = "bm25", value_parser = named::<Mode>("mode"))]
+    #[arg(long, default_value = "bm25", value_parser = chosen::<Mode>())]
     pub mode: Mode,
     /// Depth of the dense list, and of the BM25 list hybrid fuses it with
     #[arg(long, default_value_t = DEFAULT_DENSE_K)]
     pub dense_k: usize,
     /// How hybrid fuses the two lists: `minmax` (0.5·BM25 + 0.5·cosine, each min-max normalised; the better measured on SciFact and CACM) or `rrf` (reciprocal rank, k = 60)
-    #[arg(long, default_value = "minmax", value_parser = named::<Fusion>("fusion"))]
+    #[arg(long, default_value = "minmax", value_parser = chosen::<Fusion>())]
     pub fusion: Fusion,
     /// Rescore the first N of the dense or hybrid list by their best-matching chunk (needs `embed --chunks`; 0: off)
     #[arg(long, default_value_t = 0, value_name = "N")]

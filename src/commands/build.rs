@@ -8,7 +8,7 @@ use super::UsageError;
 use super::ingest::{print_summary, timed_with_progress};
 use crate::cli::BuildArgs;
 use litindex::bm25::Bm25;
-use litindex::ingest::Format;
+use litindex::ingest::InputFormat;
 use litindex::ingest::{IngestOptions, IngestSummary, Input, build};
 
 pub fn run(args: &BuildArgs, db: &Path, out: &mut dyn Write) -> anyhow::Result<()> {
@@ -18,7 +18,7 @@ pub fn run(args: &BuildArgs, db: &Path, out: &mut dyn Write) -> anyhow::Result<(
         inputs.push(Input::Mock);
     }
     for path in &args.jsonl {
-        inputs.push(Input::File { path: path.clone(), format: Some(Format::Paper) });
+        inputs.push(Input::File { path: path.clone(), format: Some(InputFormat::Paper) });
     }
     let (summary, secs) = timed_with_progress(!args.quiet, |progress| {
         let opts = IngestOptions {

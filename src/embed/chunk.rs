@@ -1,8 +1,10 @@
 //! Sentence-window chunks of an abstract, for reranking by the best-matching
 //! passage.
 //!
-//! The abstract is split into sentences (a sentence ends at `.`, `!` or `?`
-//! followed by whitespace, as in [`crate::search::snippet`]); a window takes
+//! The abstract is split into sentences by [`split_sentences`], the one
+//! splitter of snippets, context packs and the citation check (so `e.g.`,
+//! `Fig. 2`, `et al.` and a `.` before a lowercase word end no sentence, and
+//! a closing quote or bracket stays with its sentence); a window takes
 //! consecutive sentences while it stays within [`CHUNK_CHARS`] characters
 //! (always at least one sentence), and the next window starts at the last
 //! sentence of the previous one, so neighbouring chunks overlap by one
@@ -11,6 +13,7 @@
 use std::collections::HashMap;
 
 use super::dense::dot;
+use crate::evidence::split_sentences;
 
 /// The target size of a chunk, in characters.
 pub(crate) const CHUNK_CHARS: usize = 512;
@@ -23,32 +26,9 @@ pub struct Chunk {
     pub end: usize,
 }
 
-/// Byte ranges of the sentences of `text` (trimmed of surrounding whitespace).
-pub(crate) fn sentences(text: &str) -> Vec<(usize, usize)> {
-    let mut out = Vec::new();
-    let mut start = None;
-    let mut chars = text.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        if start.is_none() {
-            if c.is_whitespace() {
-                continue;
-            }
-            start = Some(i);
-        }
-        let at_end = chars.peek().is_none_or(|&(_, next)| next.is_whitespace());
-        if matches!(c, '.' | '!' | '?') && at_end {
-            out.push((start.take().expect("inside a sentence"), i + c.len_utf8()));
-        }
-    }
-    if let Some(s) = start {
-        out.push((s, text.trim_end().len()));
-    }
-    out
-}
-
 /// The sentence windows of `text` (empty for an empty text).
 pub fn chunks(text: &str) -> Vec<Chunk> {
-    let sents = sentences(text);
+    let sents: Vec<(usize, usize)> = split_sentences(text).into_iter().map(|r| (r.start, r.end)).collect();
     let chars = |a: usize, b: usize| text[a..b].chars().count();
     let mut out = Vec::new();
     let mut first = 0;
@@ -126,17 +106,25 @@ mod tests {
     use super::*;
 
     #[test]
-    fn sentences_end_at_terminators_before_whitespace() {
-        let t = "  One. Two has 3.5 points! Three? Tail without stop  ";
-        let s: Vec<&str> = sentences(t).iter().map(|&(a, b)| &t[a..b]).collect();
-        assert_eq!(s, ["One.", "Two has 3.5 points!", "Three?", "Tail without stop"]);
-        assert!(sentences("").is_empty());
-        assert!(sentences("   ").is_empty());
+    fn windows_never_split_an_abbreviation_or_a_quoted_sentence() {
+        // One sentence per window when each is long: the boundaries are the splitter's.
+        let pad = format!("Word {}", "word ".repeat(89));
+        let text = format!("{pad}e.g. BRCA1 (see Fig. 2) rose. {pad}\"as shown.\" Then {pad}ends here.");
+        let parts: Vec<&str> = chunks(&text).iter().map(|c| &text[c.start..c.end]).collect();
+        assert_eq!(
+            parts,
+            [
+                format!("{pad}e.g. BRCA1 (see Fig. 2) rose."),
+                format!("{pad}\"as shown.\""),
+                format!("Then {pad}ends here.")
+            ]
+        );
     }
 
     #[test]
     fn windows_stay_under_the_limit_and_overlap_by_one_sentence() {
-        let sentence = format!("{}.", "word ".repeat(40).trim()); // 200 chars
+        // 200 chars, capitalised: a `.` before a lowercase word ends no sentence.
+        let sentence = format!("Word {}.", "word ".repeat(39).trim());
         let text = vec![sentence.clone(); 5].join(" ");
         let c = chunks(&text);
         // 200 + 1 + 200 = 401 fits, a third does not: windows [0,1], [1,2], [2,3], [3,4].
@@ -153,7 +141,7 @@ mod tests {
 
     #[test]
     fn a_long_sentence_is_a_chunk_of_its_own_and_short_texts_one_chunk() {
-        let long = format!("{}.", "x".repeat(900));
+        let long = format!("X{}.", "x".repeat(899));
         let text = format!("Short one. {long} Short two.");
         let c = chunks(&text);
         let parts: Vec<&str> = c.iter().map(|c| &text[c.start..c.end]).collect();

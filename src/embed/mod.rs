@@ -28,7 +28,7 @@ pub use dense::DenseIndex;
 pub use model::{Embedder, ModelInfo};
 
 use crate::failpoint::failpoint_at;
-use crate::store::{Notes, Store, explain, open_for_writing, write_transaction};
+use crate::store::{Notes, Store, Writable, explain};
 use vectors::StoredModel;
 
 /// The environment variable naming the model directory.
@@ -101,19 +101,19 @@ struct Job {
 /// current vector for the model, `batch` papers per transaction, so a killed
 /// run keeps what it committed and a rerun finishes the rest.
 pub fn embed_index(db: &Path, opts: &EmbedOptions) -> anyhow::Result<EmbedReport> {
-    let mut conn = open_for_writing(db, opts.notes.unwrap_or(&|_| {}))?;
-    let recorded = vectors::models(&conn)?;
+    let mut index = Writable::open(db, opts.notes.unwrap_or(&|_| {}))?;
+    let recorded = vectors::models(index.handle())?;
     let dir = resolve_model_dir(opts.model_dir.as_deref(), &recorded)?;
     let loading = Instant::now();
     let embedder = Embedder::load(&dir)?;
     let load_secs = loading.elapsed().as_secs_f64();
     let info = embedder.info().clone();
-    let (model_id, removed) =
-        write_transaction(&mut conn, |tx| Ok((vectors::register(tx, &info)?, vectors::remove_orphans(tx)?)))
-            .map_err(|e| explain(e, db))?;
+    let (model_id, removed) = index
+        .write(|tx| Ok((vectors::register(tx, &info)?, vectors::remove_orphans(tx)?)))
+        .map_err(|e| explain(e, db))?;
 
-    let papers = vectors::paper_texts(&conn)?;
-    let existing = vectors::existing(&conn, model_id)?;
+    let papers = vectors::paper_texts(index.handle())?;
+    let existing = vectors::existing(index.handle(), model_id)?;
     let mut jobs: Vec<Job> = Vec::new();
     let mut unchanged = 0;
     for p in papers.iter() {
@@ -158,16 +158,17 @@ pub fn embed_index(db: &Path, opts: &EmbedOptions) -> anyhow::Result<EmbedReport
     let batch = opts.batch.max(1);
     for (n, group) in jobs.chunks(batch).enumerate() {
         let result = embed_batch(&embedder, group, batch)?;
-        write_transaction(&mut conn, |tx| {
-            for (job, (vector, chunks)) in group.iter().zip(&result.rows) {
-                match vector {
-                    Some(v) => vectors::put_vector(tx, model_id, job.doc, &job.hash, v, chunks.as_deref())?,
-                    None => vectors::put_chunks(tx, model_id, job.doc, chunks.as_deref().unwrap_or(&[]))?,
+        index
+            .write(|tx| {
+                for (job, (vector, chunks)) in group.iter().zip(&result.rows) {
+                    match vector {
+                        Some(v) => vectors::put_vector(tx, model_id, job.doc, &job.hash, v, chunks.as_deref())?,
+                        None => vectors::put_chunks(tx, model_id, job.doc, chunks.as_deref().unwrap_or(&[]))?,
+                    }
                 }
-            }
-            Ok(())
-        })
-        .map_err(|e| explain(e, db))?;
+                Ok(())
+            })
+            .map_err(|e| explain(e, db))?;
         report.embedded += group.iter().filter(|j| j.vector).count();
         report.chunked += group.iter().filter(|j| j.chunks).count();
         report.chunks += result.rows.iter().map(|(_, c)| c.as_ref().map_or(0, |c| c.len())).sum::<usize>();
@@ -272,10 +273,9 @@ impl SemanticIndex {
         with_chunks: bool,
         note: Notes,
     ) -> anyhow::Result<SemanticIndex> {
-        let conn = store.conn();
         let db = store.path().display();
-        let recorded = vectors::models(conn)?;
-        let (any_vectors, papers) = crate::store::vectors::totals(conn)?;
+        let recorded = store.vector_models()?;
+        let (any_vectors, papers) = store.vector_totals()?;
         if recorded.is_empty() || any_vectors == 0 {
             bail!("{db} has no vectors; run `litindex --db {db} embed` first (--mode dense and hybrid need them)");
         }
@@ -308,7 +308,7 @@ impl SemanticIndex {
             );
         };
         let loading = Instant::now();
-        let docs = vectors::load_dense(conn, stored.model_id, stored.dim)
+        let docs = vectors::load_dense(store, stored.model_id, stored.dim)
             .with_context(|| format!("cannot read the vectors of {db}"))?;
         if docs.is_empty() {
             bail!("{db} has no vectors for {}; run `litindex --db {db} embed` first", stored.name);
@@ -322,7 +322,7 @@ impl SemanticIndex {
             ));
         }
         let chunks = if with_chunks {
-            let c = vectors::load_chunks(conn, stored.model_id, stored.dim)?;
+            let c = vectors::load_chunks(store, stored.model_id, stored.dim)?;
             if c.is_empty() {
                 bail!("--rerank needs chunk vectors and {db} has none; run `litindex --db {db} embed --chunks`");
             }

@@ -2,18 +2,19 @@
 //! text a paper's vector is made from, and the stored vectors loaded into
 //! the dense and chunk indexes (the tables are the store's: `store::vectors`).
 
-use rusqlite::Connection;
+use crate::store::{Handle, Store};
 
 use super::chunk::{Chunk, ChunkIndex};
 use super::dense::{DenseIndex, extend_from_le_bytes, to_le_bytes};
 use super::model::ModelInfo;
 use crate::store::vectors::{self as table, ChunkBlob, ModelEntry};
 
-pub use crate::store::vectors::{StoredModel, counts, existing, models};
+pub use crate::store::vectors::StoredModel;
+pub(crate) use crate::store::vectors::{existing, models};
 pub(crate) use crate::store::vectors::{paper_texts, remove_orphans};
 
 /// Records `info` (or refreshes its directory and time) and returns its id.
-pub(crate) fn register(conn: &Connection, info: &ModelInfo) -> anyhow::Result<i64> {
+pub(crate) fn register(handle: Handle<'_>, info: &ModelInfo) -> anyhow::Result<i64> {
     let dir = info.dir.to_string_lossy();
     let entry = ModelEntry {
         name: &info.name,
@@ -22,7 +23,7 @@ pub(crate) fn register(conn: &Connection, info: &ModelInfo) -> anyhow::Result<i6
         fingerprint: &info.fingerprint,
         max_seq_len: info.max_seq_len,
     };
-    table::register(conn, &entry)
+    table::register(handle, &entry)
 }
 
 /// The text a paper's vector is made from: its title, a space, its abstract.
@@ -37,7 +38,7 @@ pub(crate) fn text_hash(text: &str) -> String {
 
 /// Stores a paper's vector (replacing any older one) and, when given, its chunks.
 pub(crate) fn put_vector(
-    conn: &Connection,
+    handle: Handle<'_>,
     model_id: i64,
     doc: i64,
     hash: &str,
@@ -45,17 +46,17 @@ pub(crate) fn put_vector(
     chunks: Option<&[(Chunk, Vec<f32>)]>,
 ) -> anyhow::Result<()> {
     let blobs = chunks.map(chunk_blobs);
-    table::put_vector(conn, model_id, doc, hash, &to_le_bytes(vector), blobs.as_deref())
+    table::put_vector(handle, model_id, doc, hash, &to_le_bytes(vector), blobs.as_deref())
 }
 
 /// Stores a paper's chunks (replacing any older ones) and marks its vector chunked.
 pub(crate) fn put_chunks(
-    conn: &Connection,
+    handle: Handle<'_>,
     model_id: i64,
     doc: i64,
     chunks: &[(Chunk, Vec<f32>)],
 ) -> anyhow::Result<()> {
-    table::put_chunks(conn, model_id, doc, &chunk_blobs(chunks))
+    table::put_chunks(handle, model_id, doc, &chunk_blobs(chunks))
 }
 
 fn chunk_blobs(chunks: &[(Chunk, Vec<f32>)]) -> Vec<ChunkBlob> {
@@ -66,18 +67,18 @@ fn chunk_blobs(chunks: &[(Chunk, Vec<f32>)]) -> Vec<ChunkBlob> {
 }
 
 /// Every vector of `model_id` whose paper is indexed, in one contiguous buffer.
-pub fn load_dense(conn: &Connection, model_id: i64, dim: usize) -> anyhow::Result<DenseIndex> {
+pub fn load_dense(store: &Store, model_id: i64, dim: usize) -> anyhow::Result<DenseIndex> {
     let mut idx = DenseIndex::new(dim);
-    table::for_each_vector(conn, model_id, |doc, bytes| idx.push_le_bytes(doc, bytes))?;
+    store.for_each_vector(model_id, |doc, bytes| idx.push_le_bytes(doc, bytes))?;
     Ok(idx)
 }
 
 /// Every chunk vector of `model_id` whose paper is indexed.
-pub(crate) fn load_chunks(conn: &Connection, model_id: i64, dim: usize) -> anyhow::Result<ChunkIndex> {
+pub(crate) fn load_chunks(store: &Store, model_id: i64, dim: usize) -> anyhow::Result<ChunkIndex> {
     let mut idx = ChunkIndex::new(dim);
     let mut current: Option<i64> = None;
     let mut buf: Vec<f32> = Vec::new();
-    table::for_each_chunk(conn, model_id, |doc, bytes| {
+    store.for_each_chunk(model_id, |doc, bytes| {
         anyhow::ensure!(
             bytes.len() == dim * 4,
             "a stored chunk vector has {} bytes, expected {}",

@@ -264,11 +264,11 @@ fn text_scores(
 /// The cosine of every stored vector with the normalised mean of the seeds'
 /// vectors, for the most recently updated model with vectors for a seed.
 fn vector_cosines(store: &Store, seed_docs: &[i64]) -> anyhow::Result<Cosines> {
-    for model in vectors::models(store.conn())? {
-        if vectors::counts(store.conn(), model.model_id)?.0 == 0 {
+    for model in store.vector_models()? {
+        if store.vector_counts(model.model_id)?.0 == 0 {
             continue;
         }
-        let docs = vectors::load_dense(store.conn(), model.model_id, model.dim)?;
+        let docs = vectors::load_dense(store, model.model_id, model.dim)?;
         let mut mean = vec![0f32; model.dim];
         for v in seed_docs.iter().filter_map(|&d| docs.vector(d)) {
             mean.iter_mut().zip(v).for_each(|(m, x)| *m += x);

@@ -19,7 +19,7 @@
 use serde_json::Value;
 
 use super::Api;
-use crate::ingest::Format;
+use crate::ingest::InputFormat;
 
 /// OpenAlex's largest page.
 pub(crate) const OPENALEX_PAGE: usize = 200;
@@ -48,13 +48,13 @@ pub struct Request {
     pub url: String,
     /// A POST body (JSON).
     pub body: Option<String>,
-    pub format: Format,
+    pub format: InputFormat,
     /// The paper a Semantic Scholar `/references` or `/citations` page belongs to.
     pub paper: Option<String>,
 }
 
 impl Request {
-    pub(crate) fn get(api: Api, url: String, format: Format) -> Request {
+    pub(crate) fn get(api: Api, url: String, format: InputFormat) -> Request {
         Request { api, url, body: None, format, paper: None }
     }
 
@@ -91,7 +91,7 @@ pub(crate) struct Page {
 /// sends (malformed JSON, no `results`) is an error naming the request.
 pub(crate) fn read_page(req: &Request, body: &[u8]) -> anyhow::Result<Page> {
     let fail = |what: String| anyhow::anyhow!("{}: {what} in the answer to {}", req.api.label(), req.key());
-    if req.format == Format::ArxivAtom {
+    if req.format == InputFormat::ArxivAtom {
         return arxiv_page(body).ok_or_else(|| fail("not an Atom feed".into()));
     }
     let value: Value = serde_json::from_slice(body).map_err(|e| fail(format!("malformed JSON ({e})")))?;
@@ -197,18 +197,18 @@ mod tests {
 
     #[test]
     fn reads_pages_of_each_api() {
-        let oa = Request::get(Api::OpenAlex, "u".into(), Format::OpenAlex);
+        let oa = Request::get(Api::OpenAlex, "u".into(), InputFormat::OpenAlex);
         let body = br#"{"meta": {"next_cursor": "abc"}, "results": [{"id": "https://openalex.org/W1", "referenced_works": ["https://openalex.org/W2"]}]}"#;
         let page = read_page(&oa, body).unwrap();
         assert_eq!(page.next.as_deref(), Some("abc"));
         assert_eq!(page.found, [Found { api: Api::OpenAlex, id: "W1".into(), refs: vec!["W2".into()] }]);
-        let s2 = Request::get(Api::S2, "u".into(), Format::S2);
+        let s2 = Request::get(Api::S2, "u".into(), InputFormat::S2);
         let page = read_page(&s2, br#"{"offset": 0, "next": 2, "data": [{"citingPaper": {"paperId": "x"}}]}"#).unwrap();
         assert_eq!((page.entries, page.next.as_deref(), page.found[0].id.as_str()), (1, Some("2"), "x"));
         let page = read_page(&s2, br#"[null, {"paperId": "y", "references": [{"paperId": "z"}, {"paperId": null}]}]"#)
             .unwrap();
         assert_eq!((page.entries, page.found[0].refs.clone()), (2, vec!["z".to_string()]));
-        let ax = Request::get(Api::Arxiv, "u".into(), Format::ArxivAtom);
+        let ax = Request::get(Api::Arxiv, "u".into(), InputFormat::ArxivAtom);
         let feed = br#"<feed xmlns="http://www.w3.org/2005/Atom"><opensearch:totalResults xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/">7</opensearch:totalResults><entry><id>x</id></entry><a:entry xmlns:a="http://www.w3.org/2005/Atom"/></feed>"#;
         let page = read_page(&ax, feed).unwrap();
         assert_eq!((page.entries, page.next.as_deref()), (2, Some("7")));

@@ -3,17 +3,18 @@
 //!
 //! - Spacing: a request to an API starts no sooner than its interval after
 //!   the previous request to the same API started (retries included).
-//! - Retries: a 429 or a 5xx answer, a timeout or a failed connection is
-//!   retried up to `retries` times. The wait is the answer's `Retry-After`
-//!   (in seconds) when it has one, else `backoff · 2^attempt` plus a random
-//!   jitter in `[0, backoff)`, at most [`MAX_BACKOFF`]. Any other 4xx is an
-//!   error at once, with the start of the body (a 404 is a [`NotFound`]).
+//! - Retries ([`crate::retry`], the policy the OpenSearch client shares): a
+//!   429 or a 5xx answer, a timeout or a failed connection is retried up to
+//!   `retries` times. The wait is the answer's `Retry-After` (in seconds)
+//!   when it has one (one longer than [`MAX_RETRY_AFTER`] ends the fetch),
+//!   else `backoff · 2^attempt` plus a random jitter in `[0, backoff)`, at
+//!   most [`MAX_BACKOFF`]. Any other 4xx is an error at once, with the start
+//!   of the body (a 404 is a [`NotFound`]).
 
-use std::collections::hash_map::RandomState;
-use std::hash::BuildHasher;
 use std::time::{Duration, Instant};
 
 use super::{Api, FetchOptions, Request};
+use crate::retry::{Attempt, Backoff, Retried};
 
 /// The longest computed backoff between two attempts.
 pub(crate) const MAX_BACKOFF: Duration = Duration::from_secs(60);
@@ -33,15 +34,13 @@ pub struct HttpStats {
     pub waited: Duration,
 }
 
-pub(crate) struct Client {
+pub(crate) struct HttpClient {
     agent: ureq::Agent,
     intervals: [Duration; 3],
     last: [Option<Instant>; 3],
     mailto: Option<String>,
     s2_api_key: Option<String>,
-    retries: u32,
-    backoff: Duration,
-    jitter: RandomState,
+    backoff: Backoff,
     pub(crate) stats: HttpStats,
 }
 
@@ -57,30 +56,21 @@ impl std::fmt::Display for NotFound {
 
 impl std::error::Error for NotFound {}
 
-/// What one attempt gave.
-enum Attempt {
-    Body(Vec<u8>),
-    /// Worth another try: why, and how long the server asked us to wait.
-    Transient(String, Option<Duration>),
-}
-
-impl Client {
-    pub(crate) fn new(opts: &FetchOptions) -> Client {
+impl HttpClient {
+    pub(crate) fn new(opts: &FetchOptions) -> HttpClient {
         let mut agent = ureq::Agent::config_builder()
             .http_status_as_error(false)
             .timeout_global(Some(opts.timeout))
             .user_agent(user_agent(opts.mailto.as_deref()));
         agent = agent.max_redirects(5);
         let interval = |api: Api| opts.min_interval.unwrap_or_else(|| api.default_interval());
-        Client {
+        HttpClient {
             agent: agent.build().into(),
             intervals: [interval(Api::OpenAlex), interval(Api::S2), interval(Api::Arxiv)],
             last: [None; 3],
             mailto: opts.mailto.clone(),
             s2_api_key: opts.s2_api_key.clone(),
-            retries: opts.retries,
-            backoff: opts.backoff,
-            jitter: RandomState::new(),
+            backoff: Backoff::new(opts.retries, opts.backoff, MAX_BACKOFF, true),
             stats: HttpStats::default(),
         }
     }
@@ -93,46 +83,11 @@ impl Client {
     /// Sends `req` until it succeeds or the retries run out; `wait` is told
     /// of every wait before it starts.
     pub(crate) fn send(&mut self, req: &Request, wait: &dyn Fn(Duration, HttpStats)) -> anyhow::Result<Vec<u8>> {
-        let mut attempt = 0u32;
-        loop {
-            self.pace(req.api, wait);
-            self.stats.requests += 1;
-            let outcome = self.attempt(req);
-            // The interval runs from the end of this answer: the API then sees
-            // at least the interval between two arrivals, however long the
-            // connection, the transfer or a loaded machine took.
-            self.last[req.api as usize] = Some(Instant::now());
-            let (why, retry_after) = match outcome? {
-                Attempt::Body(b) => return Ok(b),
-                Attempt::Transient(why, after) => (why, after),
-            };
-            if attempt >= self.retries {
-                anyhow::bail!(
-                    "{} gave no usable answer to {} after {} attempt(s): {why}",
-                    req.api.label(),
-                    req.key(),
-                    attempt + 1
-                );
-            }
-            let pause = match retry_after {
-                Some(d) if d > MAX_RETRY_AFTER => anyhow::bail!(
-                    "{} asks to retry {} in {} s (Retry-After), longer than litindex waits; try again later",
-                    req.api.label(),
-                    req.key(),
-                    d.as_secs()
-                ),
-                Some(d) => d,
-                None => self.backoff_for(attempt),
-            };
-            wait(pause, self.stats);
-            std::thread::sleep(pause);
-            self.stats.waited += pause;
-            self.stats.retries += 1;
-            attempt += 1;
-        }
+        let backoff = self.backoff.clone();
+        backoff.run(&mut Send { client: self, req, wait })
     }
 
-    fn attempt(&mut self, req: &Request) -> anyhow::Result<Attempt> {
+    fn attempt(&mut self, req: &Request) -> anyhow::Result<Attempt<Vec<u8>>> {
         let url = self.wire_url(req);
         let key = if req.api == Api::S2 { self.s2_api_key.as_deref() } else { None };
         let result = match &req.body {
@@ -165,7 +120,7 @@ impl Client {
             .map(Duration::from_secs);
         let body = resp.body_mut().with_config().limit(MAX_BODY).read_to_vec();
         match (status, body) {
-            (200..=299, Ok(b)) => Ok(Attempt::Body(b)),
+            (200..=299, Ok(b)) => Ok(Attempt::Done(b)),
             (200..=299, Err(e)) if transient(&e) => Ok(Attempt::Transient(describe(&e), None)),
             (200..=299, Err(e)) => {
                 anyhow::bail!("cannot read {}'s answer to {}: {}", req.api.label(), req.key(), describe(&e))
@@ -200,13 +155,54 @@ impl Client {
             }
         }
     }
+}
 
-    /// `backoff · 2^attempt` plus a jitter in `[0, backoff)`, at most [`MAX_BACKOFF`].
-    fn backoff_for(&self, attempt: u32) -> Duration {
-        let base = self.backoff.saturating_mul(1u32 << attempt.min(16));
-        let nanos = self.backoff.as_nanos().max(1) as u64;
-        let jitter = Duration::from_nanos(self.jitter.hash_one((attempt, Instant::now())) % nanos);
-        (base + jitter).min(MAX_BACKOFF)
+/// One request being sent: each attempt waits for the API's interval first.
+struct Send<'a> {
+    client: &'a mut HttpClient,
+    req: &'a Request,
+    wait: &'a dyn Fn(Duration, HttpStats),
+}
+
+impl Retried for Send<'_> {
+    type Output = Vec<u8>;
+
+    fn attempt(&mut self) -> anyhow::Result<Attempt<Vec<u8>>> {
+        let (client, req) = (&mut *self.client, self.req);
+        client.pace(req.api, self.wait);
+        client.stats.requests += 1;
+        let outcome = client.attempt(req);
+        // The interval runs from the end of this answer: the API then sees
+        // at least the interval between two arrivals, however long the
+        // connection, the transfer or a loaded machine took.
+        client.last[req.api as usize] = Some(Instant::now());
+        outcome
+    }
+
+    fn gave_up(&self, attempts: u32, why: &str) -> anyhow::Error {
+        anyhow::anyhow!(
+            "{} gave no usable answer to {} after {attempts} attempt(s): {why}",
+            self.req.api.label(),
+            self.req.key()
+        )
+    }
+
+    fn pausing(&mut self, pause: Duration, asked: bool) -> anyhow::Result<()> {
+        if asked && pause > MAX_RETRY_AFTER {
+            anyhow::bail!(
+                "{} asks to retry {} in {} s (Retry-After), longer than litindex waits; try again later",
+                self.req.api.label(),
+                self.req.key(),
+                pause.as_secs()
+            );
+        }
+        (self.wait)(pause, self.client.stats);
+        Ok(())
+    }
+
+    fn paused(&mut self, pause: Duration) {
+        self.client.stats.waited += pause;
+        self.client.stats.retries += 1;
     }
 }
 
@@ -246,35 +242,36 @@ fn describe(e: &ureq::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ingest::Format;
+    use crate::ingest::InputFormat;
 
     #[test]
     fn the_published_limits_are_the_default_intervals() {
-        let client = Client::new(&FetchOptions::default());
+        let client = HttpClient::new(&FetchOptions::default());
         assert_eq!(client.intervals, [Duration::from_millis(100), Duration::from_secs(1), Duration::from_secs(3)]);
         let opts = FetchOptions { min_interval: Some(Duration::from_millis(7)), ..FetchOptions::default() };
-        assert_eq!(Client::new(&opts).intervals, [Duration::from_millis(7); 3]);
+        assert_eq!(HttpClient::new(&opts).intervals, [Duration::from_millis(7); 3]);
     }
 
     #[test]
     fn backoff_doubles_with_jitter_below_one_base_and_is_capped() {
         let opts = FetchOptions { backoff: Duration::from_millis(100), ..FetchOptions::default() };
-        let client = Client::new(&opts);
+        let client = HttpClient::new(&opts);
+        assert_eq!(client.backoff.retries, opts.retries);
         for attempt in 0..4 {
-            let d = client.backoff_for(attempt);
+            let d = client.backoff.pause(attempt);
             let base = Duration::from_millis(100 << attempt);
             assert!(d >= base && d < base + Duration::from_millis(100), "attempt {attempt}: {d:?}");
         }
-        assert_eq!(client.backoff_for(30), MAX_BACKOFF);
+        assert_eq!(client.backoff.pause(30), MAX_BACKOFF);
     }
 
     #[test]
     fn mailto_goes_into_the_user_agent_and_openalex_urls_only() {
         assert_eq!(user_agent(None), format!("litindex/{}", env!("CARGO_PKG_VERSION")));
         assert!(user_agent(Some("a@b.org")).ends_with(" (mailto:a@b.org)"));
-        let oa = Request::get(Api::OpenAlex, "http://h/works?search=x".into(), Format::OpenAlex);
+        let oa = Request::get(Api::OpenAlex, "http://h/works?search=x".into(), InputFormat::OpenAlex);
         assert_eq!(wire_url(&oa, Some("a@b.org")), "http://h/works?search=x&mailto=a%40b.org");
-        let s2 = Request::get(Api::S2, "http://h/graph/v1/paper/search?query=x".into(), Format::S2);
+        let s2 = Request::get(Api::S2, "http://h/graph/v1/paper/search?query=x".into(), InputFormat::S2);
         assert_eq!(wire_url(&s2, Some("a@b.org")), s2.url);
     }
 }

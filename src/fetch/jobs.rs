@@ -6,7 +6,7 @@ use super::api::{
     encode,
 };
 use super::{Api, Bases};
-use crate::ingest::Format;
+use crate::ingest::InputFormat;
 use crate::paper::PaperId;
 
 /// Which way a snowball goes from a paper.
@@ -63,7 +63,7 @@ impl Job {
                     (*remaining).min(OPENALEX_PAGE),
                     encode(c)
                 ),
-                Format::OpenAlex,
+                InputFormat::OpenAlex,
             )),
             Job::S2Search { query, offset, remaining } if *remaining > 0 => Some(Request::get(
                 Api::S2,
@@ -73,13 +73,13 @@ impl Job {
                     encode(query),
                     (*remaining).min(S2_PAGE)
                 ),
-                Format::S2,
+                InputFormat::S2,
             )),
             Job::S2Batch { ids, done: false } => Some(Request {
                 api: Api::S2,
                 url: format!("{}/graph/v1/paper/batch?fields={S2_BATCH_FIELDS}", bases.s2),
                 body: Some(serde_json::json!({ "ids": ids }).to_string()),
-                format: Format::S2,
+                format: InputFormat::S2,
                 paper: None,
             }),
             Job::S2Links { paper, links, limit, done: false } => Some(Request {
@@ -92,13 +92,13 @@ impl Job {
                         links.s2_path(),
                         (*limit).min(S2_LINKS_PAGE)
                     ),
-                    Format::S2,
+                    InputFormat::S2,
                 )
             }),
             Job::Arxiv { param, start, remaining } if *remaining > 0 => Some(Request::get(
                 Api::Arxiv,
                 format!("{}/api/query?{param}&start={start}&max_results={}", bases.arxiv, (*remaining).min(ARXIV_PAGE)),
-                Format::ArxivAtom,
+                InputFormat::ArxivAtom,
             )),
             _ => None,
         }

@@ -248,7 +248,7 @@ fn initial_jobs(plan: &FetchPlan) -> anyhow::Result<Vec<Job>> {
 pub fn fetch(db: &Path, plan: &FetchPlan, opts: &FetchOptions) -> anyhow::Result<FetchSummary> {
     let jobs = initial_jobs(plan)?;
     let mut run =
-        Run { db, opts, client: http::Client::new(opts), cache: None, summary: FetchSummary::default(), hop: 0 };
+        Run { db, opts, client: http::HttpClient::new(opts), cache: None, summary: FetchSummary::default(), hop: 0 };
     let mut seen: HashSet<(Api, String)> = HashSet::new();
     let mut frontier = Vec::new();
     for job in jobs {
@@ -278,7 +278,7 @@ pub fn fetch(db: &Path, plan: &FetchPlan, opts: &FetchOptions) -> anyhow::Result
 struct Run<'a> {
     db: &'a Path,
     opts: &'a FetchOptions<'a>,
-    client: http::Client,
+    client: http::HttpClient,
     /// The index, for cache lookups, once it exists.
     cache: Option<Store>,
     summary: FetchSummary,

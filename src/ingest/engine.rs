@@ -13,7 +13,7 @@
 //!    different ids, never on a generic title). Several: the record bridges
 //!    them and they become one paper.
 //! 3. The paper is re-derived from all its records ([`derive::derive`]) and
-//!    stored through the store's [`Writer`]: paper row, postings and BM25
+//!    stored through the store's [`IngestWriter`]: paper row, postings and BM25
 //!    statistics, aliases, disagreements, the records themselves; the edges
 //!    touching any of its ids are re-resolved from the links at the end.
 //!
@@ -23,15 +23,15 @@
 
 use std::collections::BTreeSet;
 
-use rusqlite::Connection;
 use serde::Serialize;
 
 use super::derive;
 use crate::failpoint::{failpoint, failpoint_at};
 use crate::paper::title::{surname, title_key};
 use crate::paper::{Filed, Link, Record};
-use crate::store::write::PaperDraft;
-use crate::store::writer::Writer;
+use crate::store::Handle;
+use crate::store::ingest_writer::IngestWriter;
+use crate::store::postings_writer::PaperDraft;
 
 /// What an ingest did.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -61,13 +61,13 @@ pub struct IngestReport {
 /// Files records and links into an open index, inside the caller's
 /// transaction. [`Ingester::finish`] must be called before it commits.
 pub struct Ingester<'c> {
-    writer: Writer<'c>,
+    writer: IngestWriter<'c>,
     pub report: IngestReport,
 }
 
 impl<'c> Ingester<'c> {
-    pub fn new(conn: &'c Connection) -> anyhow::Result<Ingester<'c>> {
-        Ok(Ingester { writer: Writer::new(conn)?, report: IngestReport::default() })
+    pub fn new(handle: Handle<'c>) -> anyhow::Result<Ingester<'c>> {
+        Ok(Ingester { writer: IngestWriter::new(handle)?, report: IngestReport::default() })
     }
 
     /// Files one record read in `format` from `origin` (`file:line`).

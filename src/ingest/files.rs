@@ -12,16 +12,14 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 
-use rusqlite::Connection;
-
 use super::engine::{IngestReport, Ingester};
-use super::formats::{self, Format, FormatOptions, MOCK, ReadError};
+use super::formats::{self, FormatOptions, InputFormat, MOCK, ReadError};
 use crate::analyzer::Analyzer;
 use crate::bm25::Bm25;
 use crate::failpoint::failpoint_at;
 use crate::paper::{Item, PaperId};
 use crate::store::fetch::{CachedResponse, put_responses};
-use crate::store::{Carried, Notes, create_index, create_new_index, explain, open_for_writing, write_transaction};
+use crate::store::{Carried, Handle, Notes, create_index, create_new_index, explain, write_to};
 
 /// How many skipped records are listed by line.
 pub(crate) const LISTED_SKIPS: usize = 20;
@@ -33,10 +31,10 @@ pub enum Input {
     Mock,
     /// A file (gzip or not) in `format`, or in the format its first record
     /// shows when `None`.
-    File { path: PathBuf, format: Option<Format> },
+    File { path: PathBuf, format: Option<InputFormat> },
     /// Bytes already in memory (a response `fetch` received) in `format`,
     /// named `label` (its URL) in errors and locations.
-    Bytes { label: String, format: Format, bytes: Vec<u8> },
+    Bytes { label: String, format: InputFormat, bytes: Vec<u8> },
 }
 
 /// Where an ingest is, for a progress display: input bytes read of the
@@ -81,16 +79,17 @@ pub struct IngestSummary {
 /// Ingests `inputs` into the index at `db`, creating it if absent.
 pub fn ingest(db: &Path, inputs: &[Input], opts: &IngestOptions) -> anyhow::Result<IngestSummary> {
     anyhow::ensure!(!inputs.is_empty(), "no input files given");
-    let run = |conn: &Connection| ingest_into(conn, inputs, opts);
-    let result = if db.exists() {
-        open_for_writing(db, opts.notes.unwrap_or(&|_| {})).and_then(|mut conn| write_transaction(&mut conn, run))
+    let run = |tx: Handle<'_>| ingest_into(tx, inputs, opts);
+    if db.exists() {
+        write_to(db, opts.notes.unwrap_or(&|_| {}), run)
     } else {
-        create_new_index(db, opts.analyzer, opts.bm25, run).map(|mut s| {
-            s.created = true;
-            s
-        })
-    };
-    result.map_err(|e| explain(e, db))
+        create_new_index(db, opts.analyzer, opts.bm25, run)
+            .map(|mut s| {
+                s.created = true;
+                s
+            })
+            .map_err(|e| explain(e, db))
+    }
 }
 
 /// Builds a new index at `db` from `inputs`, replacing any index there only
@@ -100,9 +99,9 @@ pub fn build(db: &Path, inputs: &[Input], opts: &IngestOptions) -> anyhow::Resul
     anyhow::ensure!(!inputs.is_empty(), "nothing to build from");
     // The user's marks and watches go into the new file before its rename.
     let carried = Carried::read(db)?;
-    let fill = |conn: &Connection| {
-        let summary = ingest_into(conn, inputs, opts)?;
-        carried.restore(conn)?;
+    let fill = |tx: Handle<'_>| {
+        let summary = ingest_into(tx, inputs, opts)?;
+        carried.restore(tx)?;
         Ok(summary)
     };
     let mut summary = create_index(db, opts.analyzer, opts.bm25, fill).map_err(|e| explain(e, db))?;
@@ -110,7 +109,7 @@ pub fn build(db: &Path, inputs: &[Input], opts: &IngestOptions) -> anyhow::Resul
     Ok(summary)
 }
 
-fn ingest_into(conn: &Connection, inputs: &[Input], opts: &IngestOptions) -> anyhow::Result<IngestSummary> {
+fn ingest_into(tx: Handle<'_>, inputs: &[Input], opts: &IngestOptions) -> anyhow::Result<IngestSummary> {
     let total_bytes: u64 = inputs
         .iter()
         .filter_map(|i| match i {
@@ -119,7 +118,7 @@ fn ingest_into(conn: &Connection, inputs: &[Input], opts: &IngestOptions) -> any
             Input::Bytes { bytes, .. } => Some(bytes.len() as u64),
         })
         .sum();
-    let mut ingester = Ingester::new(conn)?;
+    let mut ingester = Ingester::new(tx)?;
     let mut summary = IngestSummary::default();
     let mut done_bytes = 0u64;
     let fopts = FormatOptions { paper: opts.paper.as_deref().map(PaperId::parse), ..FormatOptions::default() };
@@ -173,6 +172,6 @@ fn ingest_into(conn: &Connection, inputs: &[Input], opts: &IngestOptions) -> any
     }
     ingester.report.skipped_null_ids += fopts.skipped_nulls.load(Ordering::Relaxed);
     summary.report = ingester.finish()?;
-    put_responses(conn, opts.responses)?;
+    put_responses(tx, opts.responses)?;
     Ok(summary)
 }

@@ -11,5 +11,5 @@ pub(crate) mod formats;
 
 pub use engine::IngestReport;
 pub use files::{IngestOptions, IngestSummary, Input, Progress, build, ingest};
-pub use formats::Format;
+pub use formats::InputFormat;
 pub use formats::bibtex_fetchable_ids;

@@ -62,7 +62,7 @@ pub struct Backend {
 }
 
 /// Whose BM25 scores a search ranks by.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Scoring {
     /// litindex's, recomputed from the cluster's exact statistics and term
     /// vectors ([`super::exact`]): the local index's scores.

@@ -1,15 +1,19 @@
 //! A blocking HTTP client for one OpenSearch cluster.
 //!
 //! Every request has a global timeout; a refused or reset connection, a
-//! timeout, a 429 or a 502/503/504 is retried with exponential backoff (the
-//! node may still be starting, or busy merging); any other 4xx or 5xx is an
-//! error at once that names the request and the server's `error.reason`.
+//! timeout, a 429 or a 502/503/504 is retried with exponential backoff
+//! ([`crate::retry`], the policy `fetch` shares: 250 ms doubled, at most
+//! 16 s, no jitter, 4 retries by default; the node may still be starting, or
+//! busy merging); any other 4xx or 5xx is an error at once that names the
+//! request and the server's `error.reason`.
 
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
 use serde_json::Value;
+
+use crate::retry::{Attempt, Backoff, Retried};
 
 /// Where an index lives: `opensearch://HOST:PORT/INDEX`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,15 +77,13 @@ pub fn check_index_name(name: &str) -> anyhow::Result<()> {
 pub struct Client {
     agent: ureq::Agent,
     host: String,
-    retries: u32,
-    backoff: Duration,
+    backoff: Backoff,
 }
 
-/// What one attempt gave.
-enum Attempt {
-    Done(Value),
-    Transient(String),
-}
+/// The first pause between two attempts (doubled on each retry).
+const BACKOFF: Duration = Duration::from_millis(250);
+/// The longest pause: the sixth doubling of [`BACKOFF`] (16 s).
+const MAX_BACKOFF: Duration = BACKOFF.saturating_mul(64);
 
 impl Client {
     /// A client for `host` (`HOST:PORT`), each request limited to `timeout`.
@@ -92,7 +94,7 @@ impl Client {
             .user_agent(concat!("litindex/", env!("CARGO_PKG_VERSION")))
             .build()
             .into();
-        Client { agent, host: host.to_string(), retries: 4, backoff: Duration::from_millis(250) }
+        Client { agent, host: host.to_string(), backoff: Backoff::new(4, BACKOFF, MAX_BACKOFF, false) }
     }
 
     /// The cluster's `HOST:PORT`.
@@ -102,7 +104,7 @@ impl Client {
 
     /// Sets how many times a transient failure is retried (default 4).
     pub fn with_retries(mut self, retries: u32) -> Client {
-        self.retries = retries;
+        self.backoff.retries = retries;
         self
     }
 
@@ -122,25 +124,16 @@ impl Client {
     }
 
     fn send(&self, method: &str, path: &str, body: Option<&[u8]>, content_type: &str) -> anyhow::Result<Value> {
-        let mut attempt = 0u32;
-        loop {
-            let why = match self.attempt(method, path, body, content_type)? {
-                Attempt::Done(v) => return Ok(v),
-                Attempt::Transient(why) => why,
-            };
-            if attempt >= self.retries {
-                anyhow::bail!(
-                    "OpenSearch at {} gave no answer to {method} {path} after {} attempt(s): {why}",
-                    self.host,
-                    attempt + 1
-                );
-            }
-            std::thread::sleep(self.backoff * 2u32.pow(attempt.min(6)));
-            attempt += 1;
-        }
+        self.backoff.run(&mut Call { client: self, method, path, body, content_type })
     }
 
-    fn attempt(&self, method: &str, path: &str, body: Option<&[u8]>, content_type: &str) -> anyhow::Result<Attempt> {
+    fn attempt(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<&[u8]>,
+        content_type: &str,
+    ) -> anyhow::Result<Attempt<Value>> {
         let url = format!("http://{}{path}", self.host);
         let result = match (method, body) {
             ("GET", None) => self.agent.get(&url).call(),
@@ -153,17 +146,17 @@ impl Client {
         };
         let mut resp = match result {
             Ok(r) => r,
-            Err(e) if transient(&e) => return Ok(Attempt::Transient(describe(&e, &self.host))),
+            Err(e) if transient(&e) => return Ok(Attempt::Transient(describe(&e, &self.host), None)),
             Err(e) => anyhow::bail!("cannot reach OpenSearch for {method} {path}: {}", describe(&e, &self.host)),
         };
         let status = resp.status().as_u16();
         let text = match resp.body_mut().with_config().limit(1 << 30).read_to_string() {
             Ok(t) => t,
-            Err(e) if transient(&e) => return Ok(Attempt::Transient(describe(&e, &self.host))),
+            Err(e) if transient(&e) => return Ok(Attempt::Transient(describe(&e, &self.host), None)),
             Err(e) => anyhow::bail!("cannot read OpenSearch's answer to {method} {path}: {e}"),
         };
         if matches!(status, 429 | 502..=504) {
-            return Ok(Attempt::Transient(format!("HTTP {status}")));
+            return Ok(Attempt::Transient(format!("HTTP {status}"), None));
         }
         let value: Value = if text.trim().is_empty() {
             Value::Null
@@ -174,6 +167,33 @@ impl Client {
             return Ok(Attempt::Done(value));
         }
         anyhow::bail!("OpenSearch at {} answered HTTP {status} to {method} {path}: {}", self.host, reason(&value))
+    }
+}
+
+/// One request being sent; a transient failure is retried without
+/// `Retry-After` (OpenSearch sends none), after the doubling pause alone.
+struct Call<'a> {
+    client: &'a Client,
+    method: &'a str,
+    path: &'a str,
+    body: Option<&'a [u8]>,
+    content_type: &'a str,
+}
+
+impl Retried for Call<'_> {
+    type Output = Value;
+
+    fn attempt(&mut self) -> anyhow::Result<Attempt<Value>> {
+        self.client.attempt(self.method, self.path, self.body, self.content_type)
+    }
+
+    fn gave_up(&self, attempts: u32, why: &str) -> anyhow::Error {
+        anyhow::anyhow!(
+            "OpenSearch at {} gave no answer to {} {} after {attempts} attempt(s): {why}",
+            self.client.host,
+            self.method,
+            self.path
+        )
     }
 }
 

@@ -30,3 +30,40 @@ pub use backend::{Backend, Scoring};
 pub use bulk::{ExportSummary, LoadSummary, export, load};
 pub use client::{Client, Target};
 pub use walk::RemoteAdjacency;
+
+// `--backend-scores` by name (the binary's flag parser reads this list).
+impl crate::choice::Choice for Scoring {
+    const WHAT: &'static str = "backend scores";
+    fn all() -> &'static [Scoring] {
+        &[Scoring::Exact, Scoring::Lucene]
+    }
+    fn keyword(self) -> &'static str {
+        match self {
+            Scoring::Exact => "exact",
+            Scoring::Lucene => "lucene",
+        }
+    }
+    fn help(self) -> &'static str {
+        match self {
+            Scoring::Exact => {
+                "litindex's, recomputed from the cluster's exact statistics and term vectors ([`super::exact`]): the local index's scores"
+            }
+            Scoring::Lucene => {
+                "Lucene's `_score` times (k1 + 1): one request fewer, but document lengths rounded to Lucene's one-byte norms"
+            }
+        }
+    }
+}
+
+impl std::str::FromStr for Scoring {
+    type Err = anyhow::Error;
+    fn from_str(s: &str) -> anyhow::Result<Scoring> {
+        crate::choice::parse(s)
+    }
+}
+
+impl std::fmt::Display for Scoring {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(crate::choice::Choice::keyword(*self))
+    }
+}

@@ -9,7 +9,7 @@ use std::io::Write;
 use super::rank::{Scoring, search_scoring};
 use super::{GraphScore, RetrievalResult, SearchParams, SearchRequest, WEIGHTED_DEFAULTS, Weights};
 use crate::graph::Direction;
-use crate::ingest::{Format, IngestOptions, Input, build};
+use crate::ingest::{IngestOptions, Input, InputFormat, build};
 use crate::store::Store;
 use crate::synth::Generator;
 
@@ -36,7 +36,7 @@ fn gen_index(dir: &std::path::Path, papers: u64, queries: usize) -> (Store, Vec<
     }
     drop(out);
     let db = dir.join("gen.db");
-    build(&db, &[Input::File { path: corpus, format: Some(Format::Paper) }], &IngestOptions::default()).unwrap();
+    build(&db, &[Input::File { path: corpus, format: Some(InputFormat::Paper) }], &IngestOptions::default()).unwrap();
     let mut queries = generator.queries(queries);
     queries.extend(["xyzzy plugh", "xyzzy", "frobnitz plugh xyzzy xyzzy"].map(String::from));
     if let Some(first) = queries.first().cloned() {

@@ -6,7 +6,6 @@
 use std::fmt;
 use std::str::FromStr;
 
-use clap::ValueEnum;
 use serde::Serialize;
 
 use super::feedback::Feedback;
@@ -68,14 +67,13 @@ impl fmt::Display for Weights {
 }
 
 /// How a paper's graph score is computed (`--graph-score`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 pub enum GraphScore {
     /// 1 / 0.6 / 0.3 for 0 / 1 / 2 hops from the nearest seed (the core
     /// spec). `by-hops` on the command line, which also accepts its old name
     /// `lesson`; reports still print `lesson` (see [`GraphScore::name`]).
     #[default]
     #[serde(rename = "lesson")]
-    #[value(name = "by-hops", alias = "lesson")]
     ByHops,
     /// By evidence: `e(p) = Σ over the other seeds s that reach p of
     /// bm25_norm(s) · decay(hops from s)` (decay 0.6 / 0.3 for 1 / 2 hops),
@@ -131,7 +129,7 @@ pub const WEIGHTED_DEFAULTS: ModeDefaults =
 
 /// Which first stage picks the seeds and the pool (`--mode`).
 #[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, ValueEnum, serde::Deserialize, schemars::JsonSchema,
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize,  serde::Deserialize, schemars::JsonSchema,
 )]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
@@ -155,7 +153,7 @@ impl Mode {
 }
 
 /// How `hybrid` fuses the BM25 and dense lists (`--fusion`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Fusion {
     /// Reciprocal rank fusion: Σ 1 / ([`RRF_K`] + rank).
@@ -278,6 +276,106 @@ impl SearchRequest {
     }
 }
 
+impl crate::choice::Choice for GraphScore {
+    const WHAT: &'static str = "graph score";
+    fn all() -> &'static [GraphScore] {
+        &[GraphScore::ByHops, GraphScore::Weighted]
+    }
+    /// `by-hops`, though reports print its old name `lesson` ([`GraphScore::name`]).
+    fn keyword(self) -> &'static str {
+        match self {
+            GraphScore::ByHops => "by-hops",
+            GraphScore::Weighted => "weighted",
+        }
+    }
+    fn aliases(self) -> &'static [&'static str] {
+        match self {
+            GraphScore::ByHops => &["lesson"],
+            GraphScore::Weighted => &[],
+        }
+    }
+    fn help(self) -> &'static str {
+        match self {
+            GraphScore::ByHops => "1 / 0.6 / 0.3 for 0 / 1 / 2 hops from the nearest seed (the core spec)",
+            GraphScore::Weighted => "By the BM25 evidence of the seeds that reach a paper",
+        }
+    }
+}
+
+/// `by-hops` or `lesson` (its old name), `weighted`.
+impl FromStr for GraphScore {
+    type Err = anyhow::Error;
+    fn from_str(s: &str) -> anyhow::Result<GraphScore> {
+        crate::choice::parse(s)
+    }
+}
+
+/// The word it is typed as (`by-hops`), which [`FromStr`] reads back.
+impl fmt::Display for GraphScore {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(crate::choice::Choice::keyword(*self))
+    }
+}
+
+impl crate::choice::Choice for Mode {
+    const WHAT: &'static str = "mode";
+    fn all() -> &'static [Mode] {
+        &[Mode::Bm25, Mode::Dense, Mode::Hybrid]
+    }
+    fn keyword(self) -> &'static str {
+        self.name()
+    }
+    fn help(self) -> &'static str {
+        match self {
+            Mode::Bm25 => "BM25 over the postings (needs no model)",
+            Mode::Dense => "Exact cosine over the stored paper vectors",
+            Mode::Hybrid => "BM25 and dense lists fused",
+        }
+    }
+}
+
+impl FromStr for Mode {
+    type Err = anyhow::Error;
+    fn from_str(s: &str) -> anyhow::Result<Mode> {
+        crate::choice::parse(s)
+    }
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl crate::choice::Choice for Fusion {
+    const WHAT: &'static str = "fusion";
+    fn all() -> &'static [Fusion] {
+        &[Fusion::Rrf, Fusion::Minmax]
+    }
+    fn keyword(self) -> &'static str {
+        self.name()
+    }
+    fn help(self) -> &'static str {
+        match self {
+            Fusion::Rrf => "Reciprocal rank fusion",
+            Fusion::Minmax => "Equal blend of min-max-normalised BM25 and cosine",
+        }
+    }
+}
+
+impl FromStr for Fusion {
+    type Err = anyhow::Error;
+    fn from_str(s: &str) -> anyhow::Result<Fusion> {
+        crate::choice::parse(s)
+    }
+}
+
+impl fmt::Display for Fusion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -293,13 +391,23 @@ mod tests {
 
     #[test]
     fn by_hops_is_also_called_lesson() {
-        assert_eq!(GraphScore::from_str("by-hops", false), Ok(GraphScore::ByHops));
-        assert_eq!(GraphScore::from_str("lesson", false), Ok(GraphScore::ByHops));
-        assert_eq!(GraphScore::from_str("weighted", false), Ok(GraphScore::Weighted));
-        assert!(GraphScore::from_str("hops", false).is_err());
+        assert_eq!("by-hops".parse::<GraphScore>().unwrap(), GraphScore::ByHops);
+        assert_eq!("lesson".parse::<GraphScore>().unwrap(), GraphScore::ByHops);
+        assert_eq!("weighted".parse::<GraphScore>().unwrap(), GraphScore::Weighted);
+        assert_eq!(
+            "hops".parse::<GraphScore>().unwrap_err().to_string(),
+            "unknown graph score `hops` (use by-hops or weighted)"
+        );
         assert_eq!(GraphScore::ByHops.name(), "lesson");
+        assert_eq!(GraphScore::ByHops.to_string(), "by-hops");
         assert_eq!(serde_json::to_string(&GraphScore::ByHops).unwrap(), "\"lesson\"");
-        assert_eq!(Mode::from_str("hybrid", false), Ok(Mode::Hybrid));
-        assert_eq!(Fusion::from_str("minmax", false), Ok(Fusion::Minmax));
+        assert_eq!("hybrid".parse::<Mode>().unwrap(), Mode::Hybrid);
+        assert_eq!("minmax".parse::<Fusion>().unwrap(), Fusion::Minmax);
+        for m in [Mode::Bm25, Mode::Dense, Mode::Hybrid] {
+            assert_eq!(m.to_string().parse::<Mode>().unwrap(), m);
+        }
+        for f in [Fusion::Rrf, Fusion::Minmax] {
+            assert_eq!(f.to_string().parse::<Fusion>().unwrap(), f);
+        }
     }
 }

@@ -11,7 +11,7 @@ use crate::bm25::Bm25;
 use crate::candidate::{Candidate, positive};
 use crate::store::Store;
 use crate::store::create::create_index;
-use crate::store::write::{IndexWriter, PaperDraft, refresh_meta};
+use crate::store::postings_writer::{PaperDraft, PostingsWriter, refresh_meta};
 
 fn draft<'a>(id: &'a str, text: &'a str) -> PaperDraft<'a> {
     PaperDraft {
@@ -29,8 +29,9 @@ fn draft<'a>(id: &'a str, text: &'a str) -> PaperDraft<'a> {
 /// A new index at `dir/t.db` of `docs` (id, title), built by one writer.
 pub(crate) fn build(dir: &Path, docs: &[(String, String)]) -> PathBuf {
     let path = dir.join("t.db");
-    create_index(&path, Analyzer::Plain, Bm25::default(), |conn| {
-        let mut w = IndexWriter::new(Analyzer::Plain);
+    create_index(&path, Analyzer::Plain, Bm25::default(), |h| {
+        let conn = h.conn;
+        let mut w = PostingsWriter::new(Analyzer::Plain);
         for (id, text) in docs {
             w.insert_paper(conn, &draft(id, text))?;
         }
@@ -45,7 +46,7 @@ pub(crate) fn build(dir: &Path, docs: &[(String, String)]) -> PathBuf {
 fn change(path: &Path, gone: &[String], add: &[(String, String)]) {
     let mut conn = Connection::open(path).unwrap();
     let tx = conn.transaction().unwrap();
-    let mut w = IndexWriter::new(Analyzer::Plain);
+    let mut w = PostingsWriter::new(Analyzer::Plain);
     for id in gone {
         w.delete_paper(&tx, id).unwrap();
     }
@@ -123,7 +124,7 @@ proptest! {
         change(&path, &gone, &added);
         let store = Store::open(&path).unwrap();
         // (This writer files no aliases or records: only the postings invariants apply.)
-        let broken: Vec<_> = super::super::check_blocks::check_postings(store.conn()).into_iter().filter(|i| !i.ok).collect();
+        let broken: Vec<_> = super::super::check_blocks::check_postings(&store.conn).into_iter().filter(|i| !i.ok).collect();
         prop_assert!(broken.is_empty(), "{:?}", broken);
         for (terms, k) in &queries {
             agree(&store, terms, *k, &asked)?;

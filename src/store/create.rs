@@ -22,9 +22,9 @@ pub(crate) fn create_index<T>(
     path: &Path,
     analyzer: Analyzer,
     bm25: Bm25,
-    fill: impl FnOnce(&Connection) -> anyhow::Result<T>,
+    fill: impl FnOnce(Handle<'_>) -> anyhow::Result<T>,
 ) -> anyhow::Result<T> {
-    create(path, true, analyzer, bm25, fill)
+    create(path, true, analyzer, bm25, |conn| fill(Handle::new(conn)))
 }
 
 /// [`create_index`] for a path that must not exist: when another process
@@ -33,9 +33,9 @@ pub(crate) fn create_new_index<T>(
     path: &Path,
     analyzer: Analyzer,
     bm25: Bm25,
-    fill: impl FnOnce(&Connection) -> anyhow::Result<T>,
+    fill: impl FnOnce(Handle<'_>) -> anyhow::Result<T>,
 ) -> anyhow::Result<T> {
-    create(path, false, analyzer, bm25, fill)
+    create(path, false, analyzer, bm25, |conn| fill(Handle::new(conn)))
 }
 
 fn create<T>(
@@ -142,7 +142,7 @@ fn fill_new<T>(
     // The file is private until the rename, so it is filled with a rollback
     // journal (each page written once), then switched to WAL.
     let out = write_transaction_named(&mut conn, path, |tx| {
-        write::init_meta(tx, analyzer, bm25)?;
+        postings_writer::init_meta(tx, analyzer, bm25)?;
         fill(tx)
     })?;
     set_wal(&conn, path)?;

@@ -1,7 +1,7 @@
 //! The write side of the integer graph: nodes for ids, the links sources
 //! stated (`stated_links`, by node, with their origin record as an
 //! integer), and the edges derived from them (`adjacency`, both
-//! directions). [`super::writer::Writer`] calls these; they own the SQL.
+//! directions). [`super::ingest_writer::IngestWriter`] calls these; they own the SQL.
 
 use std::collections::BTreeSet;
 

@@ -17,8 +17,8 @@ use flate2::read::ZlibDecoder;
 use flate2::write::ZlibEncoder;
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::Store;
 use super::check::{EXAMPLES, InvariantResult};
+use super::{Handle, Store};
 
 /// One stored response.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,7 +39,8 @@ pub struct CachedResponse {
 
 /// Stores `responses` (replacing older ones for the same request) on `conn`,
 /// inside the caller's transaction.
-pub(crate) fn put_responses(conn: &Connection, responses: &[CachedResponse]) -> anyhow::Result<()> {
+pub(crate) fn put_responses(handle: Handle<'_>, responses: &[CachedResponse]) -> anyhow::Result<()> {
+    let conn = handle.conn;
     if responses.is_empty() {
         return Ok(());
     }
@@ -173,18 +174,18 @@ mod tests {
             body: b"{\"results\": []}".repeat(40),
             ingested: true,
         };
-        let mut conn = crate::store::open_for_writing(&db, &|_| {}).unwrap();
-        crate::store::write_transaction(&mut conn, |c| put_responses(c, std::slice::from_ref(&resp))).unwrap();
+        let mut index = crate::store::Writable::open(&db, &|_| {}).unwrap();
+        index.write(|h| put_responses(h, std::slice::from_ref(&resp))).unwrap();
         let store = Store::open(&db).unwrap();
         assert_eq!(store.cached_response(&resp.request).unwrap(), Some(resp.clone()));
         assert_eq!(store.cached_response("GET http://h/other").unwrap(), None);
         assert_eq!(store.cached_response_count().unwrap(), 1);
-        assert!(check_responses(store.conn()).ok);
+        assert!(check_responses(&store.conn).ok);
         drop(store);
-        conn.execute("UPDATE fetch_responses SET body = x'0102'", []).unwrap();
+        index.conn.execute("UPDATE fetch_responses SET body = x'0102'", []).unwrap();
         let store = Store::open(&db).unwrap();
         assert!(store.cached_response(&resp.request).is_err());
-        let damaged = check_responses(store.conn());
+        let damaged = check_responses(&store.conn);
         assert_eq!((damaged.ok, damaged.violations), (false, 1));
         assert!(damaged.examples[0].contains(&resp.request), "{damaged:?}");
     }

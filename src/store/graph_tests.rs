@@ -121,7 +121,7 @@ fn the_graph_migration_keeps_edges_links_walks_and_every_other_table() {
     // The migrated index takes new links: an edge file line and a re-derivation.
     let conn = Connection::open(&path).unwrap();
     let tx = conn.unchecked_transaction().unwrap();
-    let writer = super::writer::Writer::new(&tx).unwrap();
+    let writer = super::ingest_writer::IngestWriter::new(super::Handle::new(&tx)).unwrap();
     assert!(writer.add_link("ghost", "doi:10.1/b").unwrap());
     assert!(!writer.add_link("ghost", "doi:10.1/b").unwrap(), "stated once");
     writer.finish(|| {}).unwrap();

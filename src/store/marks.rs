@@ -7,7 +7,7 @@
 //! read back through the aliases, so it finds its paper again after a
 //! rebuild that changed the canonical id; one that finds none is
 //! *dangling*, kept and listed. A merge that retires a paper moves its
-//! marks to the surviving id ([`super::writer::Writer::retire_papers`]), and
+//! marks to the surviving id ([`super::ingest_writer::IngestWriter::retire_papers`]), and
 //! `build` carries marks and watches into the new file before the rename
 //! ([`Carried`]).
 
@@ -16,12 +16,12 @@ use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
 
-use clap::ValueEnum;
 use rusqlite::{Connection, params};
 use serde::Serialize;
 
 use super::read::resolve_on;
-use super::{Notes, Store, explain, open_for_writing, write_transaction};
+use super::{Handle, Notes, Store, explain, open_for_writing, write_transaction};
+use crate::choice::Choice;
 use crate::paper::PaperId;
 
 /// What a mark says about a paper.
@@ -35,7 +35,7 @@ use crate::paper::PaperId;
     Ord,
     Hash,
     Serialize,
-    ValueEnum,
+    
     serde::Deserialize,
     schemars::JsonSchema,
 )]
@@ -86,6 +86,24 @@ impl FromStr for Label {
             let known: Vec<&str> = LABELS.iter().map(|l| l.name()).collect();
             format!("unknown label `{s}` (known: {})", known.join(", "))
         })
+    }
+}
+
+impl Choice for Label {
+    const WHAT: &'static str = "label";
+    fn all() -> &'static [Label] {
+        &LABELS
+    }
+    fn keyword(self) -> &'static str {
+        self.name()
+    }
+    fn help(self) -> &'static str {
+        match self {
+            Label::Favorite => "Useful: feeds the ranking of later searches",
+            Label::Exclude => "Noise: never shown by `search` (unless `--show-excluded`)",
+            Label::ToRead => "To read",
+            Label::Read => "Read",
+        }
     }
 }
 
@@ -339,7 +357,8 @@ impl Carried {
     /// Writes them into the new index on `conn` (inside its build
     /// transaction), each mark under the id its paper has there when the new
     /// index knows the stored id as an alias.
-    pub(crate) fn restore(&self, conn: &Connection) -> anyhow::Result<()> {
+    pub(crate) fn restore(&self, handle: Handle<'_>) -> anyhow::Result<()> {
+        let conn = handle.conn;
         const NEW_ID: &str = "coalesce((SELECT paper_id FROM aliases WHERE alias = ?1), ?1)";
         let mut mark = conn.prepare(&format!(
             "INSERT OR IGNORE INTO marks (paper_id, label, note, marked_at) VALUES ({NEW_ID}, ?2, ?3, ?4)"

@@ -67,7 +67,7 @@ fn fill_surnames(conn: &Connection) -> anyhow::Result<()> {
         let (doc, authors) = row?;
         let authors: Vec<String> = serde_json::from_str(&authors)
             .with_context(|| format!("paper doc {doc}: authors column is not a JSON array of strings"))?;
-        super::write::insert_surnames(conn, doc, &authors)?;
+        super::postings_writer::insert_surnames(conn, doc, &authors)?;
     }
     Ok(())
 }

@@ -37,15 +37,15 @@ pub mod fts5;
 mod graph;
 #[cfg(test)]
 mod graph_tests;
+pub mod ingest_writer;
 pub mod marks;
 mod migrate;
+pub mod postings_writer;
 mod read;
 mod scoring;
 mod summary;
 pub mod vectors;
 pub mod watches;
-pub mod write;
-pub mod writer;
 
 pub use block_max::DecodeCount;
 pub use blocks::{BlockInfo, TermBlocks};
@@ -147,8 +147,11 @@ impl Store {
         Ok(Store { conn, path: path.to_path_buf() })
     }
 
-    /// The connection, for reading the file as `sqlite3` would (tests,
-    /// tools). It is `query_only`: writes go through litindex's own paths.
+    /// The connection, for the integration tests to read the file as
+    /// `sqlite3` would (feature `test-support`, not the product's API: other
+    /// modules call the store's methods). It is `query_only`: writes go
+    /// through litindex's own paths.
+    #[cfg(any(test, feature = "test-support"))]
     pub fn conn(&self) -> &Connection {
         &self.conn
     }
@@ -259,9 +262,57 @@ fn side_file(path: &Path, suffix: &str) -> PathBuf {
     PathBuf::from(s)
 }
 
+/// The index's connection as the store lends it to `ingest` and `embed`:
+/// they hand it back to store functions (which hold the SQL) and never
+/// reach the connection itself. Inside [`Writable::write`] or the fill of
+/// [`create_index`] it is the write transaction.
+#[derive(Clone, Copy)]
+pub struct Handle<'c> {
+    conn: &'c Connection,
+}
+
+impl<'c> Handle<'c> {
+    fn new(conn: &'c Connection) -> Handle<'c> {
+        Handle { conn }
+    }
+}
+
+/// An existing index opened for writing, as `embed` holds it: reads through
+/// [`Writable::handle`], writes in [`Writable::write`] transactions.
+pub(crate) struct Writable {
+    conn: Connection,
+}
+
+impl Writable {
+    /// [`open_for_writing`]: migrates an older schema, switches to WAL.
+    pub(crate) fn open(path: &Path, note: Notes) -> anyhow::Result<Writable> {
+        Ok(Writable { conn: open_for_writing(path, note)? })
+    }
+
+    /// The handle for reads outside a transaction.
+    pub(crate) fn handle(&self) -> Handle<'_> {
+        Handle::new(&self.conn)
+    }
+
+    /// Runs `fill` in one write transaction ([`write_transaction`]).
+    pub(crate) fn write<T>(&mut self, fill: impl FnOnce(Handle<'_>) -> anyhow::Result<T>) -> anyhow::Result<T> {
+        write_transaction(&mut self.conn, |tx| fill(Handle::new(tx)))
+    }
+}
+
+/// [`Writable::open`], then `fill` in one write transaction on it, its
+/// errors explained as errors on `path`.
+pub(crate) fn write_to<T>(
+    path: &Path,
+    note: Notes,
+    fill: impl FnOnce(Handle<'_>) -> anyhow::Result<T>,
+) -> anyhow::Result<T> {
+    Writable::open(path, note).and_then(|mut w| w.write(fill)).map_err(|e| explain(e, path))
+}
+
 /// Opens an existing index for writing (migrating an older schema) and
 /// makes sure it uses write-ahead logging.
-pub(crate) fn open_for_writing(path: &Path, note: Notes) -> anyhow::Result<Connection> {
+pub(in crate::store) fn open_for_writing(path: &Path, note: Notes) -> anyhow::Result<Connection> {
     if !path.is_file() {
         bail!("no index at {}", path.display());
     }
@@ -308,7 +359,7 @@ fn set_wal(conn: &Connection, path: &Path) -> anyhow::Result<()> {
 /// Runs `fill` in one write transaction on `conn`: all of it commits, or
 /// none of it does. A second writer waits for the first up to the busy
 /// timeout, then fails; [`explain`] puts such failures into words.
-pub(crate) fn write_transaction<T>(
+pub(in crate::store) fn write_transaction<T>(
     conn: &mut Connection,
     fill: impl FnOnce(&Connection) -> anyhow::Result<T>,
 ) -> anyhow::Result<T> {

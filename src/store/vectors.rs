@@ -7,6 +7,8 @@ use std::collections::HashMap;
 
 use rusqlite::{Connection, OptionalExtension, params};
 
+use super::{Handle, Store};
+
 /// A model recorded in an index.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoredModel {
@@ -48,8 +50,46 @@ pub struct ChunkBlob {
     pub vector: Vec<u8>,
 }
 
+/// The vector tables as an open index's readers see them.
+impl Store {
+    /// Every recorded model, the most recently embedded first.
+    pub fn vector_models(&self) -> anyhow::Result<Vec<StoredModel>> {
+        models(Handle::new(&self.conn))
+    }
+
+    /// How many papers have a vector, and how many chunks are stored, for `model_id`.
+    pub fn vector_counts(&self, model_id: i64) -> anyhow::Result<(u64, u64)> {
+        counts(&self.conn, model_id)
+    }
+
+    /// How many vectors of any model the index holds, and how many papers.
+    pub(crate) fn vector_totals(&self) -> anyhow::Result<(u64, u64)> {
+        totals(&self.conn)
+    }
+
+    /// Hands `f` every vector blob of `model_id` whose paper is indexed, by doc id.
+    pub(crate) fn for_each_vector(
+        &self,
+        model_id: i64,
+        f: impl FnMut(i64, &[u8]) -> anyhow::Result<()>,
+    ) -> anyhow::Result<()> {
+        for_each_vector(&self.conn, model_id, f)
+    }
+
+    /// Hands `f` every chunk vector blob of `model_id` whose paper is indexed,
+    /// by doc id and position.
+    pub(crate) fn for_each_chunk(
+        &self,
+        model_id: i64,
+        f: impl FnMut(i64, &[u8]) -> anyhow::Result<()>,
+    ) -> anyhow::Result<()> {
+        for_each_chunk(&self.conn, model_id, f)
+    }
+}
+
 /// Every recorded model, the most recently embedded first.
-pub fn models(conn: &Connection) -> anyhow::Result<Vec<StoredModel>> {
+pub(crate) fn models(handle: Handle<'_>) -> anyhow::Result<Vec<StoredModel>> {
+    let conn = handle.conn;
     let mut stmt = conn.prepare_cached(
         "SELECT model_id, name, dim, dir, fingerprint, max_seq_len, created_at, updated_at FROM embed_models
          ORDER BY updated_at DESC, model_id DESC",
@@ -72,7 +112,8 @@ pub fn models(conn: &Connection) -> anyhow::Result<Vec<StoredModel>> {
 }
 
 /// Records `model` (or refreshes its directory and time) and returns its id.
-pub(crate) fn register(conn: &Connection, model: &ModelEntry) -> anyhow::Result<i64> {
+pub(crate) fn register(handle: Handle<'_>, model: &ModelEntry) -> anyhow::Result<i64> {
+    let conn = handle.conn;
     let existing: Option<i64> = conn
         .prepare_cached("SELECT model_id FROM embed_models WHERE fingerprint = ?1")?
         .query_row([model.fingerprint], |r| r.get(0))
@@ -98,7 +139,8 @@ pub(crate) fn register(conn: &Connection, model: &ModelEntry) -> anyhow::Result<
 }
 
 /// Every paper's doc id, title and abstract.
-pub(crate) fn paper_texts(conn: &Connection) -> anyhow::Result<Vec<PaperText>> {
+pub(crate) fn paper_texts(handle: Handle<'_>) -> anyhow::Result<Vec<PaperText>> {
+    let conn = handle.conn;
     let mut stmt = conn.prepare("SELECT doc, title, abstract FROM papers ORDER BY doc")?;
     let rows = stmt
         .query_map([], |r| Ok(PaperText { doc: r.get(0)?, title: r.get(1)?, abstract_: r.get(2)? }))?
@@ -107,7 +149,8 @@ pub(crate) fn paper_texts(conn: &Connection) -> anyhow::Result<Vec<PaperText>> {
 }
 
 /// The stored (text hash, chunked) of every paper with a vector for `model_id`.
-pub fn existing(conn: &Connection, model_id: i64) -> anyhow::Result<HashMap<i64, (String, bool)>> {
+pub(crate) fn existing(handle: Handle<'_>, model_id: i64) -> anyhow::Result<HashMap<i64, (String, bool)>> {
+    let conn = handle.conn;
     let mut stmt = conn.prepare("SELECT doc, text_hash, chunked FROM vectors WHERE model_id = ?1")?;
     let rows = stmt
         .query_map([model_id], |r| Ok((r.get::<_, i64>(0)?, (r.get::<_, String>(1)?, r.get::<_, i64>(2)? != 0))))?
@@ -116,20 +159,22 @@ pub fn existing(conn: &Connection, model_id: i64) -> anyhow::Result<HashMap<i64,
 }
 
 /// Removes the vectors and chunks of papers no longer in the index; returns how many papers.
-pub(crate) fn remove_orphans(conn: &Connection) -> anyhow::Result<usize> {
+pub(crate) fn remove_orphans(handle: Handle<'_>) -> anyhow::Result<usize> {
+    let conn = handle.conn;
     conn.execute("DELETE FROM chunk_vectors WHERE doc NOT IN (SELECT doc FROM papers)", [])?;
     Ok(conn.execute("DELETE FROM vectors WHERE doc NOT IN (SELECT doc FROM papers)", [])?)
 }
 
 /// Stores a paper's vector (replacing any older one) and, when given, its chunks.
 pub(crate) fn put_vector(
-    conn: &Connection,
+    handle: Handle<'_>,
     model_id: i64,
     doc: i64,
     hash: &str,
     vector: &[u8],
     chunks: Option<&[ChunkBlob]>,
 ) -> anyhow::Result<()> {
+    let conn = handle.conn;
     conn.prepare_cached(
         "INSERT INTO vectors (model_id, doc, text_hash, chunked, vector) VALUES (?1, ?2, ?3, ?4, ?5)
          ON CONFLICT (model_id, doc) DO UPDATE SET text_hash = excluded.text_hash, chunked = excluded.chunked,
@@ -137,7 +182,7 @@ pub(crate) fn put_vector(
     )?
     .execute(params![model_id, doc, hash, chunks.is_some() as i64, vector])?;
     match chunks {
-        Some(chunks) => put_chunks(conn, model_id, doc, chunks)?,
+        Some(chunks) => put_chunks(handle, model_id, doc, chunks)?,
         // The text changed: older chunks no longer belong to it.
         None => {
             conn.prepare_cached("DELETE FROM chunk_vectors WHERE model_id = ?1 AND doc = ?2")?
@@ -148,7 +193,8 @@ pub(crate) fn put_vector(
 }
 
 /// Stores a paper's chunks (replacing any older ones) and marks its vector chunked.
-pub(crate) fn put_chunks(conn: &Connection, model_id: i64, doc: i64, chunks: &[ChunkBlob]) -> anyhow::Result<()> {
+pub(crate) fn put_chunks(handle: Handle<'_>, model_id: i64, doc: i64, chunks: &[ChunkBlob]) -> anyhow::Result<()> {
+    let conn = handle.conn;
     conn.prepare_cached("DELETE FROM chunk_vectors WHERE model_id = ?1 AND doc = ?2")?
         .execute(params![model_id, doc])?;
     let mut insert = conn.prepare_cached(
@@ -163,7 +209,7 @@ pub(crate) fn put_chunks(conn: &Connection, model_id: i64, doc: i64, chunks: &[C
 }
 
 /// How many papers have a vector, and how many chunks are stored, for `model_id`.
-pub fn counts(conn: &Connection, model_id: i64) -> anyhow::Result<(u64, u64)> {
+pub(crate) fn counts(conn: &Connection, model_id: i64) -> anyhow::Result<(u64, u64)> {
     let v: u64 = conn.query_row(
         "SELECT count(*) FROM vectors WHERE model_id = ?1 AND doc IN (SELECT doc FROM papers)",
         [model_id],

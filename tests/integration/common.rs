@@ -60,7 +60,7 @@ pub fn build_papers(path: &Path, papers: &[Paper], bm25: Bm25) -> Store {
     let lines: Vec<String> = papers.iter().map(|p| serde_json::to_string(p).unwrap()).collect();
     std::fs::write(&jsonl, lines.join("\n")).unwrap();
     let opts = IngestOptions { analyzer: Analyzer::Plain, bm25, ..IngestOptions::default() };
-    build(path, &[Input::File { path: jsonl, format: Some(litindex::ingest::Format::Paper) }], &opts).unwrap();
+    build(path, &[Input::File { path: jsonl, format: Some(litindex::ingest::InputFormat::Paper) }], &opts).unwrap();
     Store::open(path).unwrap()
 }
 

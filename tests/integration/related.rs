@@ -257,7 +257,7 @@ fn related_text_uses_stored_vectors_when_there_are_any() {
 /// unlimited call, which scores every matching paper, field for field.
 #[test]
 fn related_text_top_rows_equal_those_of_an_unlimited_call() {
-    use litindex::ingest::{Format, IngestOptions, Input, build};
+    use litindex::ingest::{IngestOptions, Input, InputFormat, build};
     use litindex::store::Store;
     use litindex::synth::{Generator, paper_id};
     use std::io::Write;
@@ -268,7 +268,7 @@ fn related_text_top_rows_equal_those_of_an_unlimited_call() {
     out.flush().unwrap();
     drop(out);
     let db = dir.path().join("gen.db");
-    let input = Input::File { path: corpus, format: Some(Format::Paper) };
+    let input = Input::File { path: corpus, format: Some(InputFormat::Paper) };
     build(&db, &[input], &IngestOptions::default()).unwrap();
     let store = Store::open(&db).unwrap();
     let mut compared = 0;

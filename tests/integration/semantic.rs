@@ -269,7 +269,7 @@ fn embed_is_incremental_and_dense_search_finds_the_same_text() {
 
     // The model and its fingerprint are recorded.
     let store = Store::open(&db).unwrap();
-    let models = vectors::models(store.conn()).unwrap();
+    let models = store.vector_models().unwrap();
     assert_eq!(models.len(), 1);
     assert_eq!(models[0].dim, 16);
     assert_eq!(models[0].fingerprint, Embedder::load(&model).unwrap().info().fingerprint);
@@ -355,7 +355,7 @@ fn a_changed_paper_is_embedded_again() {
     let store = Store::open(&db).unwrap();
     let e = Embedder::load(&model).unwrap();
     let doc = store.doc_of("b").unwrap().unwrap();
-    let stored = vectors::load_dense(store.conn(), 1, 8).unwrap();
+    let stored = vectors::load_dense(&store, 1, 8).unwrap();
     let want = e.embed_one(&vectors::doc_text("Paper b", "A rewritten abstract.")).unwrap();
     assert!(cosine(stored.vector(doc).unwrap(), &want) > 0.99999);
 }
@@ -384,7 +384,7 @@ fn a_killed_embed_keeps_its_committed_batches_and_a_rerun_completes() {
     let fresh = corpus_db(fresh_dir.path());
     ok(&run(&fresh, &["embed", "--model-dir", m]));
     let (a, b) = (Store::open(&db).unwrap(), Store::open(&fresh).unwrap());
-    let (va, vb) = (vectors::load_dense(a.conn(), 1, 16).unwrap(), vectors::load_dense(b.conn(), 1, 16).unwrap());
+    let (va, vb) = (vectors::load_dense(&a, 1, 16).unwrap(), vectors::load_dense(&b, 1, 16).unwrap());
     for i in 0..20 {
         let id = format!("s{i:02}");
         let (da, db_) = (a.doc_of(&id).unwrap().unwrap(), b.doc_of(&id).unwrap().unwrap());
@@ -407,7 +407,7 @@ fn chunks_are_stored_and_rerank_uses_them() {
     let out = ok(&run(&db, &["embed", "--chunks"]));
     assert!(out.contains("0 of 20 papers") && out.contains("chunks of 20 papers"), "{out}");
     let store = Store::open(&db).unwrap();
-    let (v, c) = vectors::counts(store.conn(), 1).unwrap();
+    let (v, c) = store.vector_counts(1).unwrap();
     assert_eq!(v, 20);
     assert!(c >= 20, "at least one chunk a paper: {c}");
     drop(store);

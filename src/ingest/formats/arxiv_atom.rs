@@ -30,14 +30,14 @@ use quick_xml::escape::resolve_predefined_entity;
 use quick_xml::events::Event;
 use quick_xml::name::ResolveResult;
 
-use super::{FieldError, Input, Items, Located, ReadError, collapse_ws, field_err, file_fault, record_error};
+use super::{FieldError, Items, Located, OpenInput, ReadError, collapse_ws, field_err, file_fault, record_error};
 use crate::paper::PaperId;
 use crate::paper::{Item, Record};
 
 const ATOM_NS: &str = "http://www.w3.org/2005/Atom";
 const ARXIV_NS: &str = "http://arxiv.org/schemas/atom";
 
-pub fn read(input: Input) -> Items {
+pub fn read(input: OpenInput) -> Items {
     let mut reader = NsReader::from_reader(input.reader);
     reader.config_mut().expand_empty_elements = true;
     let mut feed = Feed {

@@ -21,12 +21,14 @@
 use serde_json::{Map, Value};
 
 use super::s2::stop_after_file_error;
-use super::{FieldError, Format, Input, Items, collapse_ws, field_err, json_lines, kind, object, opt_str, opt_text_at};
+use super::{
+    FieldError, InputFormat, Items, OpenInput, collapse_ws, field_err, json_lines, kind, object, opt_str, opt_text_at,
+};
 use crate::paper::PaperId;
 use crate::paper::{Item, Record};
 
-pub fn read(input: Input) -> Items {
-    stop_after_file_error(json_lines(input, Format::ArxivOai, |value| Ok(vec![Item::Record(parse(value)?)])))
+pub fn read(input: OpenInput) -> Items {
+    stop_after_file_error(json_lines(input, InputFormat::ArxivOai, |value| Ok(vec![Item::Record(parse(value)?)])))
 }
 
 fn parse(value: Value) -> Result<Record, FieldError> {

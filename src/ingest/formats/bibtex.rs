@@ -14,12 +14,12 @@
 //! reading goes on at the next line that starts with `@`.
 
 use super::library::{LibraryEntry, read_whole, year_in};
-use super::{FieldError, Input, Items, Located, ReadError, field_err, record_error};
-use crate::cite::{latex, names};
+use super::{FieldError, Items, Located, OpenInput, ReadError, field_err, record_error};
+use crate::cite::{latex, name_parts};
 use crate::paper::{Item, PaperId};
 use std::collections::HashMap;
 
-pub fn read(input: Input) -> anyhow::Result<Items> {
+pub fn read(input: OpenInput) -> anyhow::Result<Items> {
     let (path, text) = read_whole(input, "BibTeX")?;
     let mut out: Vec<Result<Located, ReadError>> = Vec::new();
     let mut parser = Parser { text: &text, pos: 0, macros: HashMap::new(), counted: (0, 1) };
@@ -369,7 +369,7 @@ fn authors(value: &str) -> Vec<String> {
     names_out.push(current);
     names_out
         .iter()
-        .map(|n| names::from_written(&latex::decode(n)))
+        .map(|n| name_parts::from_written(&latex::decode(n)))
         .filter(|n| !n.is_empty() && n != "others")
         .collect()
 }

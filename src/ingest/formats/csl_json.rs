@@ -13,12 +13,12 @@ use serde_json::{Map, Value};
 
 use super::library::{LibraryEntry, arxiv_prefixed, read_whole, year_in};
 use super::{
-    FieldError, Input, Items, Located, ReadError, collapse_ws, field_err, kind, object, opt_str, record_error,
+    FieldError, Items, Located, OpenInput, ReadError, collapse_ws, field_err, kind, object, opt_str, record_error,
 };
-use crate::cite::names;
+use crate::cite::name_parts;
 use crate::paper::Item;
 
-pub fn read(input: Input) -> anyhow::Result<Items> {
+pub fn read(input: OpenInput) -> anyhow::Result<Items> {
     let (path, text) = read_whole(input, "CSL-JSON")?;
     let text = text.as_str();
     let not_csl = |e: serde_json::Error| {
@@ -134,7 +134,8 @@ fn authors(obj: &Map<String, Value>) -> Result<Vec<String>, FieldError> {
             .into_iter()
             .filter(|s| !s.is_empty())
             .collect();
-        let display = if literal.is_empty() { names::display(&family.join(" "), &part("given")?) } else { literal };
+        let display =
+            if literal.is_empty() { name_parts::display(&family.join(" "), &part("given")?) } else { literal };
         if !display.is_empty() {
             out.push(display);
         }

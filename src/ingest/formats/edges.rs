@@ -2,11 +2,11 @@
 //! whose first two fields are `citing` and `cited` is a header; further
 //! columns are ignored; blank lines are skipped.
 
-use super::{Input, Items, Line, MAX_LINE, file_fault, read_line_limited, record_error};
+use super::{Items, Line, MAX_LINE, OpenInput, file_fault, read_line_limited, record_error};
 use crate::paper::PaperId;
 use crate::paper::{Item, Link};
 
-pub fn read(input: Input) -> Items {
+pub fn read(input: OpenInput) -> Items {
     let path = input.path;
     let mut reader = input.reader;
     let mut n = 0usize;

@@ -10,12 +10,12 @@
 
 use std::io::Read;
 
-use super::{FieldError, Input, MAX_JSON_DOCUMENT, field_err, file_fault};
+use super::{FieldError, MAX_JSON_DOCUMENT, OpenInput, field_err, file_fault};
 use crate::paper::{PaperId, Record};
 
 /// The whole text of a library file `what` (at most [`MAX_JSON_DOCUMENT`]
 /// bytes, UTF-8, a byte-order mark dropped), and its path for locations.
-pub(crate) fn read_whole(mut input: Input, what: &str) -> anyhow::Result<(String, String)> {
+pub(crate) fn read_whole(mut input: OpenInput, what: &str) -> anyhow::Result<(String, String)> {
     let path = input.path.display().to_string();
     let mut buf = Vec::new();
     let n = (&mut input.reader)

@@ -49,7 +49,7 @@ pub(crate) const MAX_LINE: usize = 16 * 1024 * 1024;
 
 /// A supported input format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
+pub enum InputFormat {
     Paper,
     Beir,
     ArxivOai,
@@ -65,53 +65,53 @@ pub enum Format {
     Ris,
 }
 
-impl Format {
-    pub const ALL: [Format; 13] = [
-        Format::Paper,
-        Format::Beir,
-        Format::ArxivOai,
-        Format::ArxivAtom,
-        Format::S2,
-        Format::S2Papers,
-        Format::S2Abstracts,
-        Format::S2Citations,
-        Format::OpenAlex,
-        Format::Edges,
-        Format::Bibtex,
-        Format::CslJson,
-        Format::Ris,
+impl InputFormat {
+    pub const ALL: [InputFormat; 13] = [
+        InputFormat::Paper,
+        InputFormat::Beir,
+        InputFormat::ArxivOai,
+        InputFormat::ArxivAtom,
+        InputFormat::S2,
+        InputFormat::S2Papers,
+        InputFormat::S2Abstracts,
+        InputFormat::S2Citations,
+        InputFormat::OpenAlex,
+        InputFormat::Edges,
+        InputFormat::Bibtex,
+        InputFormat::CslJson,
+        InputFormat::Ris,
     ];
 
     pub fn name(self) -> &'static str {
         match self {
-            Format::Paper => "paper",
-            Format::Beir => "beir",
-            Format::ArxivOai => "arxiv-oai",
-            Format::ArxivAtom => "arxiv-atom",
-            Format::S2 => "s2",
-            Format::S2Papers => "s2-papers",
-            Format::S2Abstracts => "s2-abstracts",
-            Format::S2Citations => "s2-citations",
-            Format::OpenAlex => "openalex",
-            Format::Edges => "edges",
-            Format::Bibtex => "bibtex",
-            Format::CslJson => "csl-json",
-            Format::Ris => "ris",
+            InputFormat::Paper => "paper",
+            InputFormat::Beir => "beir",
+            InputFormat::ArxivOai => "arxiv-oai",
+            InputFormat::ArxivAtom => "arxiv-atom",
+            InputFormat::S2 => "s2",
+            InputFormat::S2Papers => "s2-papers",
+            InputFormat::S2Abstracts => "s2-abstracts",
+            InputFormat::S2Citations => "s2-citations",
+            InputFormat::OpenAlex => "openalex",
+            InputFormat::Edges => "edges",
+            InputFormat::Bibtex => "bibtex",
+            InputFormat::CslJson => "csl-json",
+            InputFormat::Ris => "ris",
         }
     }
 }
 
-impl fmt::Display for Format {
+impl fmt::Display for InputFormat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
 }
 
-impl FromStr for Format {
+impl FromStr for InputFormat {
     type Err = anyhow::Error;
-    fn from_str(s: &str) -> anyhow::Result<Format> {
-        Format::ALL.into_iter().find(|f| f.name() == s).ok_or_else(|| {
-            let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
+    fn from_str(s: &str) -> anyhow::Result<InputFormat> {
+        InputFormat::ALL.into_iter().find(|f| f.name() == s).ok_or_else(|| {
+            let names: Vec<&str> = InputFormat::ALL.iter().map(|f| f.name()).collect();
             anyhow::anyhow!("unknown format `{s}` (known: auto, {})", names.join(", "))
         })
     }
@@ -155,7 +155,7 @@ pub type Items = Box<dyn Iterator<Item = Result<Located, ReadError>>>;
 
 /// An opened input: decompressed bytes, plus a counter of compressed bytes
 /// read so far (for progress) and the file's size.
-pub struct Input {
+pub struct OpenInput {
     pub path: PathBuf,
     pub reader: Box<dyn BufRead>,
     pub bytes_read: Arc<AtomicU64>,
@@ -177,7 +177,7 @@ impl<R: Read> Read for Counting<R> {
 }
 
 /// Opens `path`, transparently gunzipping it when it starts with the gzip magic bytes.
-pub(crate) fn open_input(path: &Path) -> anyhow::Result<Input> {
+pub(crate) fn open_input(path: &Path) -> anyhow::Result<OpenInput> {
     let file = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
     let meta = file.metadata().with_context(|| format!("cannot read {}", path.display()))?;
     anyhow::ensure!(!meta.is_dir(), "cannot read {}: it is a directory", path.display());
@@ -191,37 +191,37 @@ pub(crate) fn open_input(path: &Path) -> anyhow::Result<Input> {
     } else {
         Box::new(raw)
     };
-    Ok(Input { path: path.to_path_buf(), reader, bytes_read, total_bytes: meta.len() })
+    Ok(OpenInput { path: path.to_path_buf(), reader, bytes_read, total_bytes: meta.len() })
 }
 
 /// Bytes in memory as an input named `label` (for locations and errors).
-pub(crate) fn memory_input(label: &str, bytes: Vec<u8>) -> Input {
+pub(crate) fn memory_input(label: &str, bytes: Vec<u8>) -> OpenInput {
     let total_bytes = bytes.len() as u64;
     let bytes_read = Arc::new(AtomicU64::new(total_bytes));
-    Input { path: PathBuf::from(label), reader: Box::new(io::Cursor::new(bytes)), bytes_read, total_bytes }
+    OpenInput { path: PathBuf::from(label), reader: Box::new(io::Cursor::new(bytes)), bytes_read, total_bytes }
 }
 
 /// Reads `input` as `format`.
-pub fn read(format: Format, input: Input, opts: &FormatOptions) -> anyhow::Result<Items> {
+pub fn read(format: InputFormat, input: OpenInput, opts: &FormatOptions) -> anyhow::Result<Items> {
     match format {
-        Format::Paper => Ok(paper::read(input)),
-        Format::Beir => Ok(beir::read(input)),
-        Format::ArxivOai => Ok(arxiv_oai::read(input)),
-        Format::ArxivAtom => Ok(arxiv_atom::read(input)),
-        Format::S2 => s2::read(input, opts),
-        Format::S2Papers => Ok(s2_bulk::read_papers(input, opts)),
-        Format::S2Abstracts => Ok(s2_bulk::read_abstracts(input, opts)),
-        Format::S2Citations => Ok(s2_bulk::read_citations(input, opts)),
-        Format::OpenAlex => openalex::read(input),
-        Format::Edges => Ok(edges::read(input)),
-        Format::Bibtex => bibtex::read(input),
-        Format::CslJson => csl_json::read(input),
-        Format::Ris => Ok(ris::read(input)),
+        InputFormat::Paper => Ok(paper::read(input)),
+        InputFormat::Beir => Ok(beir::read(input)),
+        InputFormat::ArxivOai => Ok(arxiv_oai::read(input)),
+        InputFormat::ArxivAtom => Ok(arxiv_atom::read(input)),
+        InputFormat::S2 => s2::read(input, opts),
+        InputFormat::S2Papers => Ok(s2_bulk::read_papers(input, opts)),
+        InputFormat::S2Abstracts => Ok(s2_bulk::read_abstracts(input, opts)),
+        InputFormat::S2Citations => Ok(s2_bulk::read_citations(input, opts)),
+        InputFormat::OpenAlex => openalex::read(input),
+        InputFormat::Edges => Ok(edges::read(input)),
+        InputFormat::Bibtex => bibtex::read(input),
+        InputFormat::CslJson => csl_json::read(input),
+        InputFormat::Ris => Ok(ris::read(input)),
     }
 }
 
 /// Guesses the format from the first bytes of the (decompressed) input.
-pub(crate) fn sniff(input: &mut Input) -> anyhow::Result<Format> {
+pub(crate) fn sniff(input: &mut OpenInput) -> anyhow::Result<InputFormat> {
     let path = input.path.display().to_string();
     let head = input.reader.fill_buf().map_err(|e| file_fault(&input.path, e))?;
     let head = String::from_utf8_lossy(&head[..head.len().min(64 * 1024)]).into_owned();
@@ -234,13 +234,13 @@ pub(crate) fn sniff(input: &mut Input) -> anyhow::Result<Format> {
     }
     if trimmed.starts_with('<') {
         if trimmed.contains("http://www.w3.org/2005/Atom") {
-            return Ok(Format::ArxivAtom);
+            return Ok(InputFormat::ArxivAtom);
         }
         anyhow::bail!("{path} is XML but not an Atom feed; pass --format");
     }
     let first_line = trimmed.lines().next().unwrap_or("");
     if !first_line.starts_with('{') && !first_line.starts_with('[') && first_line.contains('\t') {
-        return Ok(Format::Edges);
+        return Ok(InputFormat::Edges);
     }
     // A JSON Lines file has a whole object on its first line; a document
     // may not (pretty-printed), so look at the keys that appear early.
@@ -253,10 +253,10 @@ pub(crate) fn sniff(input: &mut Input) -> anyhow::Result<Format> {
     if trimmed.starts_with('{') || trimmed.starts_with('[') {
         let has = |k: &str| trimmed.contains(&format!("\"{k}\""));
         if has("citedPaper") || has("citingPaper") || has("paperId") {
-            return Ok(Format::S2);
+            return Ok(InputFormat::S2);
         }
         if has("abstract_inverted_index") || has("referenced_works") || trimmed.contains("openalex.org/W") {
-            return Ok(Format::OpenAlex);
+            return Ok(InputFormat::OpenAlex);
         }
     }
     anyhow::bail!("cannot tell the format of {path}; pass --format")
@@ -265,47 +265,47 @@ pub(crate) fn sniff(input: &mut Input) -> anyhow::Result<Format> {
 /// A reference library: BibTeX (its first line that is not a `%` comment
 /// starts with `@`), RIS (it starts with a `TY  - ` line) or CSL-JSON (a
 /// JSON array or object with CSL's own keys near the start).
-fn sniff_library(head: &str) -> Option<Format> {
+fn sniff_library(head: &str) -> Option<InputFormat> {
     let first = head.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with('%'))?;
     if first.starts_with('@') && first[1..].trim_start().starts_with(|c: char| c.is_ascii_alphabetic()) {
-        return Some(Format::Bibtex);
+        return Some(InputFormat::Bibtex);
     }
     if first.starts_with("TY  -") {
-        return Some(Format::Ris);
+        return Some(InputFormat::Ris);
     }
     let csl_keys = ["\"citation-key\"", "\"issued\"", "\"container-title\"", "\"date-parts\""];
     if (head.starts_with('[') || head.starts_with('{')) && csl_keys.iter().any(|k| head.contains(k)) {
-        return Some(Format::CslJson);
+        return Some(InputFormat::CslJson);
     }
     None
 }
 
 /// The format whose records have these keys.
-fn sniff_object(obj: &Map<String, Value>) -> Option<Format> {
+fn sniff_object(obj: &Map<String, Value>) -> Option<InputFormat> {
     let has = |k: &str| obj.contains_key(k);
     if has("citingcorpusid") || has("citedcorpusid") {
-        Some(Format::S2Citations)
+        Some(InputFormat::S2Citations)
     } else if has("corpusid") && (has("externalids") || has("title")) {
-        Some(Format::S2Papers)
+        Some(InputFormat::S2Papers)
     } else if has("corpusid") && has("abstract") {
-        Some(Format::S2Abstracts)
+        Some(InputFormat::S2Abstracts)
     } else if has("_id") {
-        Some(Format::Beir)
+        Some(InputFormat::Beir)
     } else if has("authors_parsed") || (has("versions") && has("update_date")) {
-        Some(Format::ArxivOai)
+        Some(InputFormat::ArxivOai)
     } else if has("abstract_inverted_index")
         || has("referenced_works")
         || has("display_name")
         || obj.get("id").and_then(Value::as_str).is_some_and(|s| s.contains("openalex.org/"))
     {
-        Some(Format::OpenAlex)
+        Some(InputFormat::OpenAlex)
     } else if has("results") && (has("meta") || obj.get("results").is_some_and(Value::is_array)) {
         // An OpenAlex list page on one line, as the API sends it.
-        Some(Format::OpenAlex)
+        Some(InputFormat::OpenAlex)
     } else if has("paperId") || has("citedPaper") || has("citingPaper") || has("data") {
-        Some(Format::S2)
+        Some(InputFormat::S2)
     } else if has("id") && has("title") {
-        Some(Format::Paper)
+        Some(InputFormat::Paper)
     } else {
         None
     }
@@ -384,7 +384,7 @@ pub(crate) fn read_line_limited(reader: &mut dyn BufRead, max: usize) -> io::Res
 /// Drives a JSON Lines format: each non-blank line is parsed as JSON and
 /// handed to `parse`, which returns the line's items or the field at fault.
 /// Invalid UTF-8 and malformed JSON are record errors, located `file:line`.
-pub(crate) fn json_lines<F>(input: Input, format: Format, mut parse: F) -> Items
+pub(crate) fn json_lines<F>(input: OpenInput, format: InputFormat, mut parse: F) -> Items
 where
     F: FnMut(Value) -> Result<Vec<Item>, FieldError> + 'static,
 {
@@ -440,7 +440,7 @@ where
 }
 
 /// Reads a whole JSON document (at most [`MAX_JSON_DOCUMENT`] bytes).
-pub(crate) fn json_document(mut input: Input, format: Format) -> anyhow::Result<Value> {
+pub(crate) fn json_document(mut input: OpenInput, format: InputFormat) -> anyhow::Result<Value> {
     let mut buf = Vec::new();
     let n = (&mut input.reader)
         .take(MAX_JSON_DOCUMENT + 1)

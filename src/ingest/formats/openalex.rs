@@ -20,20 +20,20 @@ use serde_json::{Map, Value};
 
 use super::s2::{split_json_lines, stop_after_file_error};
 use super::{
-    FieldError, Format, Input, Items, Located, ReadError, collapse_ws, field_err, json_document, json_lines, kind,
-    object, opt_str, opt_text_at, opt_year, push_name, record_error, req_str,
+    FieldError, InputFormat, Items, Located, OpenInput, ReadError, collapse_ws, field_err, json_document, json_lines,
+    kind, object, opt_str, opt_text_at, opt_year, push_name, record_error, req_str,
 };
 use crate::paper::PaperId;
 use crate::paper::{Item, Record};
 
-pub fn read(input: Input) -> anyhow::Result<Items> {
+pub fn read(input: OpenInput) -> anyhow::Result<Items> {
     let (input, lines) = split_json_lines(input)?;
     if lines {
-        let items = json_lines(input, Format::OpenAlex, |value| Ok(vec![Item::Record(work(&object(value)?)?)]));
+        let items = json_lines(input, InputFormat::OpenAlex, |value| Ok(vec![Item::Record(work(&object(value)?)?)]));
         return Ok(stop_after_file_error(items));
     }
     let path = input.path.display().to_string();
-    let doc = json_document(input, Format::OpenAlex)?;
+    let doc = json_document(input, InputFormat::OpenAlex)?;
     let mut out: Vec<Result<Located, ReadError>> = Vec::new();
     let (prefix, works) = match doc {
         Value::Object(obj) if obj.contains_key("id") => {

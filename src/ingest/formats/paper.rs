@@ -9,12 +9,13 @@
 use serde_json::Value;
 
 use super::{
-    FieldError, Format, Input, Items, json_lines, object, opt_str, opt_text_at, opt_year, req_str, req_text, str_list,
+    FieldError, InputFormat, Items, OpenInput, json_lines, object, opt_str, opt_text_at, opt_year, req_str, req_text,
+    str_list,
 };
 use crate::paper::{Item, PaperId, Record};
 
-pub fn read(input: Input) -> Items {
-    json_lines(input, Format::Paper, |value| Ok(vec![Item::Record(parse(value)?)]))
+pub fn read(input: OpenInput) -> Items {
+    json_lines(input, InputFormat::Paper, |value| Ok(vec![Item::Record(parse(value)?)]))
 }
 
 /// One Paper line as the `paper` source's record.

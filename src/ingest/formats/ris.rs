@@ -14,12 +14,12 @@ use std::path::PathBuf;
 
 use super::library::{LibraryEntry, arxiv_prefixed, year_in};
 use super::{
-    FieldError, Input, Items, Line, MAX_LINE, ReadError, field_err, file_fault, read_line_limited, record_error,
+    FieldError, Items, Line, MAX_LINE, OpenInput, ReadError, field_err, file_fault, read_line_limited, record_error,
 };
-use crate::cite::names;
+use crate::cite::name_parts;
 use crate::paper::Item;
 
-pub fn read(input: Input) -> Items {
+pub fn read(input: OpenInput) -> Items {
     let mut reader = Reader { path: input.path, reader: input.reader, line: 0, open: None, done: false };
     Box::new(std::iter::from_fn(move || reader.next()))
 }
@@ -144,7 +144,7 @@ fn entry(tags: &[(String, String)]) -> Result<LibraryEntry, FieldError> {
     e.title = first(&["TI", "T1"]).map(|(_, v)| v.to_string()).ok_or_else(|| field_err("TI", "is required"))?;
     e.abstract_ = first(&["AB", "N2"]).map(|(_, v)| v.to_string()).unwrap_or_default();
     e.venue = first(&["JO", "JF", "T2", "JA"]).map(|(_, v)| v.to_string());
-    e.authors = all("AU").chain(all("A1")).map(names::from_written).filter(|n| !n.is_empty()).collect();
+    e.authors = all("AU").chain(all("A1")).map(name_parts::from_written).filter(|n| !n.is_empty()).collect();
     if let Some((tag, value)) = first(&["PY", "Y1", "DA"]) {
         e.year = year_in(tag, value)?;
     }

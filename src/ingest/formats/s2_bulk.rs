@@ -21,18 +21,18 @@ use serde_json::{Map, Value};
 
 use super::s2::{authors, corpus_id, external_ids, stop_after_file_error};
 use super::{
-    FieldError, Format, FormatOptions, Input, Items, collapse_ws, field_err, json_lines, object, opt_str, opt_text_at,
-    opt_year,
+    FieldError, FormatOptions, InputFormat, Items, OpenInput, collapse_ws, field_err, json_lines, object, opt_str,
+    opt_text_at, opt_year,
 };
 use crate::paper::PaperId;
 use crate::paper::{Item, Link, Record};
 
-pub(crate) fn read_papers(input: Input, _opts: &FormatOptions) -> Items {
-    stop_after_file_error(json_lines(input, Format::S2Papers, |value| Ok(vec![Item::Record(paper(value)?)])))
+pub(crate) fn read_papers(input: OpenInput, _opts: &FormatOptions) -> Items {
+    stop_after_file_error(json_lines(input, InputFormat::S2Papers, |value| Ok(vec![Item::Record(paper(value)?)])))
 }
 
-pub(crate) fn read_abstracts(input: Input, _opts: &FormatOptions) -> Items {
-    stop_after_file_error(json_lines(input, Format::S2Abstracts, |value| {
+pub(crate) fn read_abstracts(input: OpenInput, _opts: &FormatOptions) -> Items {
+    stop_after_file_error(json_lines(input, InputFormat::S2Abstracts, |value| {
         let obj = object(value)?;
         Ok(vec![Item::Record(Record {
             source: "s2-abstracts".into(),
@@ -43,9 +43,9 @@ pub(crate) fn read_abstracts(input: Input, _opts: &FormatOptions) -> Items {
     }))
 }
 
-pub(crate) fn read_citations(input: Input, opts: &FormatOptions) -> Items {
+pub(crate) fn read_citations(input: OpenInput, opts: &FormatOptions) -> Items {
     let skipped = opts.skipped_nulls.clone();
-    stop_after_file_error(json_lines(input, Format::S2Citations, move |value| {
+    stop_after_file_error(json_lines(input, InputFormat::S2Citations, move |value| {
         let obj = object(value)?;
         let citing = req_corpus_id(&obj, "citingcorpusid")?;
         match corpus_id(obj.get("citedcorpusid"), "citedcorpusid")? {
@@ -114,7 +114,7 @@ mod tests {
         Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/ingest")).join(name)
     }
 
-    type Reader = fn(Input, &FormatOptions) -> Items;
+    type Reader = fn(OpenInput, &FormatOptions) -> Items;
 
     fn read_path(read: Reader, path: &Path, opts: &FormatOptions) -> Vec<Result<Located, ReadError>> {
         read(open_input(path).unwrap(), opts).collect()

@@ -14,10 +14,10 @@ fn fixture(name: &str) -> std::path::PathBuf {
 
 #[test]
 fn format_names_round_trip() {
-    for f in Format::ALL {
-        assert_eq!(f.name().parse::<Format>().unwrap(), f);
+    for f in InputFormat::ALL {
+        assert_eq!(f.name().parse::<InputFormat>().unwrap(), f);
     }
-    assert!("endnote".parse::<Format>().is_err());
+    assert!("endnote".parse::<InputFormat>().is_err());
 }
 
 #[test]
@@ -30,25 +30,25 @@ fn collapse_whitespace() {
 #[test]
 fn sniff_recognises_every_fixture() {
     let expected = [
-        ("beir_corpus.jsonl", Format::Beir),
-        ("arxiv_oai.jsonl", Format::ArxivOai),
-        ("arxiv_atom.xml", Format::ArxivAtom),
-        ("arxiv_atom_error.xml", Format::ArxivAtom),
-        ("s2_paper.json", Format::S2),
-        ("s2_batch.json", Format::S2),
-        ("s2_batch_array.json", Format::S2),
-        ("s2_references.json", Format::S2),
-        ("s2_citations.json", Format::S2),
-        ("s2_papers.jsonl", Format::S2Papers),
-        ("s2_abstracts.jsonl", Format::S2Abstracts),
-        ("s2_citations.jsonl", Format::S2Citations),
-        ("openalex_work.json", Format::OpenAlex),
-        ("openalex_list.json", Format::OpenAlex),
-        ("openalex_works.jsonl", Format::OpenAlex),
-        ("edges.tsv", Format::Edges),
-        ("library.bib", Format::Bibtex),
-        ("library.ris", Format::Ris),
-        ("library_csl.json", Format::CslJson),
+        ("beir_corpus.jsonl", InputFormat::Beir),
+        ("arxiv_oai.jsonl", InputFormat::ArxivOai),
+        ("arxiv_atom.xml", InputFormat::ArxivAtom),
+        ("arxiv_atom_error.xml", InputFormat::ArxivAtom),
+        ("s2_paper.json", InputFormat::S2),
+        ("s2_batch.json", InputFormat::S2),
+        ("s2_batch_array.json", InputFormat::S2),
+        ("s2_references.json", InputFormat::S2),
+        ("s2_citations.json", InputFormat::S2),
+        ("s2_papers.jsonl", InputFormat::S2Papers),
+        ("s2_abstracts.jsonl", InputFormat::S2Abstracts),
+        ("s2_citations.jsonl", InputFormat::S2Citations),
+        ("openalex_work.json", InputFormat::OpenAlex),
+        ("openalex_list.json", InputFormat::OpenAlex),
+        ("openalex_works.jsonl", InputFormat::OpenAlex),
+        ("edges.tsv", InputFormat::Edges),
+        ("library.bib", InputFormat::Bibtex),
+        ("library.ris", InputFormat::Ris),
+        ("library_csl.json", InputFormat::CslJson),
     ];
     let mut wrong = Vec::new();
     for (name, format) in expected {
@@ -58,8 +58,8 @@ fn sniff_recognises_every_fixture() {
         }
     }
     for (text, format) in [
-        ("{\"id\": \"p001\", \"title\": \"A paper\", \"year\": 2020}\n", Format::Paper),
-        ("p001\tp002\np002\tp003\n", Format::Edges),
+        ("{\"id\": \"p001\", \"title\": \"A paper\", \"year\": 2020}\n", InputFormat::Paper),
+        ("p001\tp002\np002\tp003\n", InputFormat::Edges),
     ] {
         let mut f = tempfile::NamedTempFile::new().unwrap();
         f.write_all(text.as_bytes()).unwrap();
@@ -153,7 +153,7 @@ fn no_format_panics_on_damaged_fixtures() {
             let mut f = tempfile::NamedTempFile::new().unwrap();
             f.write_all(&v).unwrap();
             f.flush().unwrap();
-            for format in Format::ALL {
+            for format in InputFormat::ALL {
                 let opts = FormatOptions { paper: Some(PaperId::CorpusId(1)), ..FormatOptions::default() };
                 if let Ok(items) = super::read(format, open_input(f.path()).unwrap(), &opts) {
                     for item in items.take(10_000) {
@@ -175,11 +175,11 @@ fn no_format_panics_on_damaged_fixtures() {
 #[test]
 fn sniff_recognises_compact_documents() {
     for (name, format) in [
-        ("s2_paper.json", Format::S2),
-        ("s2_batch.json", Format::S2),
-        ("s2_references.json", Format::S2),
-        ("openalex_work.json", Format::OpenAlex),
-        ("openalex_list.json", Format::OpenAlex),
+        ("s2_paper.json", InputFormat::S2),
+        ("s2_batch.json", InputFormat::S2),
+        ("s2_references.json", InputFormat::S2),
+        ("openalex_work.json", InputFormat::OpenAlex),
+        ("openalex_list.json", InputFormat::OpenAlex),
     ] {
         let v: serde_json::Value = serde_json::from_slice(&std::fs::read(fixture(name)).unwrap()).unwrap();
         let mut f = tempfile::NamedTempFile::new().unwrap();
@@ -196,18 +196,18 @@ fn sniff_recognises_compact_documents() {
 fn library_formats_read_the_venue_from_their_fields_in_order() {
     let cases = [
         (
-            Format::Bibtex,
+            InputFormat::Bibtex,
             "@inproceedings{k, title = {T}, booktitle = {Proc. {ACL} \\& more}}\n",
             Some("Proc. ACL & more"),
         ),
-        (Format::Bibtex, "@article{k, title = {T}, booktitle = {B}, journaltitle = {J. X}}\n", Some("J. X")),
-        (Format::Bibtex, "@article{k, title = {T}, journaltitle = {J. X}, journal = {J}}\n", Some("J")),
-        (Format::Bibtex, "@misc{k, title = {T}, journal = {  }}\n", None),
-        (Format::Ris, "TY  - JOUR\nID  - k\nTI  - T\nT2  - Second\nJF  - Full\nER  - \n", Some("Full")),
-        (Format::Ris, "TY  - JOUR\nID  - k\nTI  - T\nJA  - Abbr\nT2  - Second\nER  - \n", Some("Second")),
-        (Format::Ris, "TY  - GEN\nID  - k\nTI  - T\nER  - \n", None),
-        (Format::CslJson, r#"[{"id": "k", "title": "T", "container-title": "  J.   Y "}]"#, Some("J. Y")),
-        (Format::CslJson, r#"[{"id": "k", "title": "T"}]"#, None),
+        (InputFormat::Bibtex, "@article{k, title = {T}, booktitle = {B}, journaltitle = {J. X}}\n", Some("J. X")),
+        (InputFormat::Bibtex, "@article{k, title = {T}, journaltitle = {J. X}, journal = {J}}\n", Some("J")),
+        (InputFormat::Bibtex, "@misc{k, title = {T}, journal = {  }}\n", None),
+        (InputFormat::Ris, "TY  - JOUR\nID  - k\nTI  - T\nT2  - Second\nJF  - Full\nER  - \n", Some("Full")),
+        (InputFormat::Ris, "TY  - JOUR\nID  - k\nTI  - T\nJA  - Abbr\nT2  - Second\nER  - \n", Some("Second")),
+        (InputFormat::Ris, "TY  - GEN\nID  - k\nTI  - T\nER  - \n", None),
+        (InputFormat::CslJson, r#"[{"id": "k", "title": "T", "container-title": "  J.   Y "}]"#, Some("J. Y")),
+        (InputFormat::CslJson, r#"[{"id": "k", "title": "T"}]"#, None),
     ];
     for (format, text, venue) in cases {
         let input = memory_input("lib", text.as_bytes().to_vec());

@@ -39,17 +39,17 @@ use std::sync::atomic::Ordering;
 
 use serde_json::Value;
 
-use super::{Format, FormatOptions, Input, Items, ReadError, file_fault, json_document, json_lines, object};
+use super::{FormatOptions, InputFormat, Items, OpenInput, ReadError, file_fault, json_document, json_lines, object};
 use crate::paper::Item;
 use pages::document;
 use paper_object::paper;
 pub(super) use paper_object::{authors, corpus_id, external_ids};
 
-pub fn read(input: Input, opts: &FormatOptions) -> anyhow::Result<Items> {
+pub fn read(input: OpenInput, opts: &FormatOptions) -> anyhow::Result<Items> {
     let (input, lines) = split_json_lines(input)?;
     let skipped = opts.skipped_nulls.clone();
     if lines {
-        return Ok(stop_after_file_error(json_lines(input, Format::S2, move |value| {
+        return Ok(stop_after_file_error(json_lines(input, InputFormat::S2, move |value| {
             if value.is_null() {
                 skipped.fetch_add(1, Ordering::Relaxed);
                 return Ok(Vec::new());
@@ -62,7 +62,7 @@ pub fn read(input: Input, opts: &FormatOptions) -> anyhow::Result<Items> {
         })));
     }
     let path = input.path.display().to_string();
-    let doc = json_document(input, Format::S2)?;
+    let doc = json_document(input, InputFormat::S2)?;
     let items = document(&path, doc, opts)?;
     Ok(Box::new(items.into_iter()))
 }
@@ -85,7 +85,7 @@ pub(super) fn stop_after_file_error(items: Items) -> Items {
 /// Peeks at the first non-blank line: when it is a whole JSON object and more
 /// non-blank text follows, the file is JSON Lines (`true`). The bytes read
 /// are put back in front of the input either way.
-pub(super) fn split_json_lines(mut input: Input) -> anyhow::Result<(Input, bool)> {
+pub(super) fn split_json_lines(mut input: OpenInput) -> anyhow::Result<(OpenInput, bool)> {
     let mut head = Vec::new();
     let mut first_line = Vec::new();
     loop {

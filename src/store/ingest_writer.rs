@@ -1,15 +1,15 @@
 //! The write side of an ingest: records, aliases, links, merges,
 //! disagreements and edges, with the paper rows and postings through an
-//! [`IndexWriter`]. The ingest engine decides what to write; this type owns
+//! [`PostingsWriter`]. The ingest engine decides what to write; this type owns
 //! how it is stored.
 //!
 //! **Shared text.** A record is stored without the title or abstract the
 //! paper row holds from it (`records.shared` says which, bit 1 the title,
-//! bit 2 the abstract); [`Writer::record`] and [`Writer::records_of`] give
+//! bit 2 the abstract); [`IngestWriter::record`] and [`IngestWriter::records_of`] give
 //! records back whole.
 //!
 //! **Bulk loads.** Edges are derived from `stated_links` once, in
-//! [`Writer::finish`] (the SQL of the graph is in `edges.rs`: links and
+//! [`IngestWriter::finish`] (the SQL of the graph is in `edges.rs`: links and
 //! edges by integer node). An index that holds no links when the writer starts
 //! (a new one, or one without a graph) is the bulk case: every edge comes
 //! from one sorted `INSERT … SELECT`, and the secondary indexes of tables
@@ -23,8 +23,8 @@ use std::collections::BTreeSet;
 use anyhow::Context;
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::edges;
-use super::write::{IndexWriter, PaperDraft, refresh_meta};
+use super::postings_writer::{PaperDraft, PostingsWriter, refresh_meta};
+use super::{Handle, edges};
 use crate::analyzer::Analyzer;
 use crate::paper::title::title_key;
 use crate::paper::{Disagreement, Filed, PaperId, Record};
@@ -73,11 +73,11 @@ pub struct TitleCandidate {
 }
 
 /// Writes an ingest into an open index, inside the caller's transaction.
-/// [`Writer::finish`] must be called before it commits: postings are
+/// [`IngestWriter::finish`] must be called before it commits: postings are
 /// buffered and edges derived there.
-pub struct Writer<'c> {
+pub struct IngestWriter<'c> {
     conn: &'c Connection,
-    index: IndexWriter,
+    index: PostingsWriter,
     /// No links when it started: `finish` derives every edge.
     bulk: bool,
     /// The highest `records` rowid when it started: a record stored (or
@@ -89,8 +89,9 @@ pub struct Writer<'c> {
     dirty: BTreeSet<String>,
 }
 
-impl<'c> Writer<'c> {
-    pub fn new(conn: &'c Connection) -> anyhow::Result<Writer<'c>> {
+impl<'c> IngestWriter<'c> {
+    pub fn new(handle: Handle<'c>) -> anyhow::Result<IngestWriter<'c>> {
+        let conn = handle.conn;
         let analyzer: String = conn.query_row("SELECT analyzer FROM index_meta WHERE id = 1", [], |r| r.get(0))?;
         let analyzer: Analyzer = analyzer.parse()?;
         let empty = |table: &str| -> rusqlite::Result<bool> {
@@ -111,7 +112,14 @@ impl<'c> Writer<'c> {
         }
         let bulk = empty("stated_links")?;
         let records_before: i64 = conn.query_row("SELECT coalesce(max(rowid), 0) FROM records", [], |r| r.get(0))?;
-        Ok(Writer { conn, index: IndexWriter::new(analyzer), bulk, records_before, dropped, dirty: BTreeSet::new() })
+        Ok(IngestWriter {
+            conn,
+            index: PostingsWriter::new(analyzer),
+            bulk,
+            records_before,
+            dropped,
+            dirty: BTreeSet::new(),
+        })
     }
 
     /// The stored record `(source, key)`, whole.
@@ -385,7 +393,7 @@ impl<'c> Writer<'c> {
     /// derived from the running totals. `before_stats` runs between the
     /// postings and the rest (a failpoint).
     pub fn finish(self, before_stats: impl FnOnce()) -> anyhow::Result<()> {
-        let Writer { conn, index, bulk, dropped, dirty, .. } = self;
+        let IngestWriter { conn, index, bulk, dropped, dirty, .. } = self;
         index.finish(conn)?;
         before_stats();
         if bulk {

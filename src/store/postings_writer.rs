@@ -2,7 +2,7 @@
 //!
 //! Adding or removing a paper updates its postings, each term's document
 //! frequency, N and the total length in the same transaction (through an
-//! [`IndexWriter`]), so an index grown by increments scores exactly like one
+//! [`PostingsWriter`]), so an index grown by increments scores exactly like one
 //! built in one go: `avgdl` is recomputed as `total_len / N` from the same
 //! integers (see [`refresh_meta`]).
 
@@ -81,11 +81,11 @@ struct TermEntry {
 /// postings and writes them sorted by (term, paper) in large batches, each
 /// term's run appended to its blocks (`posting_blocks`, rewriting only its
 /// last, partly filled block); document
-/// frequencies, N and the total length are written by [`IndexWriter::finish`],
+/// frequencies, N and the total length are written by [`PostingsWriter::finish`],
 /// which must be called before the transaction commits. Until then `terms`
 /// may hold rows with a stale `df` (and new terms with `df` 0), and
 /// `posting_blocks` may lack the buffered postings.
-pub struct IndexWriter {
+pub struct PostingsWriter {
     analyzer: Analyzer,
     terms: HashMap<String, TermEntry>,
     /// (term_id, doc, tf, doc_len)
@@ -94,9 +94,9 @@ pub struct IndexWriter {
     total_len: i64,
 }
 
-impl IndexWriter {
-    pub fn new(analyzer: Analyzer) -> IndexWriter {
-        IndexWriter { analyzer, terms: HashMap::new(), pending: Vec::new(), docs: 0, total_len: 0 }
+impl PostingsWriter {
+    pub fn new(analyzer: Analyzer) -> PostingsWriter {
+        PostingsWriter { analyzer, terms: HashMap::new(), pending: Vec::new(), docs: 0, total_len: 0 }
     }
 
     /// The entry of `term`, read from `terms` on first use; a new term is
@@ -152,7 +152,7 @@ impl IndexWriter {
     }
 
     /// Removes a paper and its postings; returns whether it was indexed.
-    /// Terms left with no document are removed by [`IndexWriter::finish`],
+    /// Terms left with no document are removed by [`PostingsWriter::finish`],
     /// as a fresh build would not have them.
     pub(crate) fn delete_paper(&mut self, conn: &Connection, id: &str) -> anyhow::Result<bool> {
         let row: Option<(i64, String, String, i64)> = conn
