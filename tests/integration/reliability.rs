@@ -75,7 +75,9 @@ pub fn json(o: &Output) -> Value {
 
 /// The ranked ids and scores of a search, without the timing.
 pub fn ranking(db: &Path, query: &str) -> Value {
-    json(&run(db, &["search", query, "--format", "json", "--limit", "50"]))["ranked"].clone()
+    // The search defaults before issue 22 (by-hops, the pool of --top-k), which these tests' counts assume.
+    let flags = ["--format", "json", "--limit", "50", "--graph-score", "by-hops", "--pool", "10"];
+    json(&run(db, &[&["search", query][..], &flags].concat()))["ranked"].clone()
 }
 
 /// `check` passes: exit 0, `ok` in its JSON report.
@@ -172,7 +174,8 @@ pub fn set_mode(path: &Path, mode: u32) {
 /// The mock index, plus one small ingest, at `dir/NAME`.
 fn base_index(dir: &Path, name: &str) -> PathBuf {
     let db = dir.join(name);
-    ok(&run(&db, &["build"]));
+    // `plain`, the analyzer these tests were written for (the default before issue 22).
+    ok(&run(&db, &["build", "--analyzer", "plain"]));
     let extra = dir.join("extra.jsonl");
     fs::write(&extra, generated_corpus(20, 99).replace("\"gen", "\"extra")).unwrap();
     ok(&run(&db, &["ingest", "--quiet", extra.to_str().unwrap()]));
@@ -744,7 +747,7 @@ fn a_full_file_system_fails_cleanly_and_stays_consistent() {
     }
     let _guard = Mounted(mnt.clone());
     let db = mnt.join("i.db");
-    ok(&run(&db, &["build"]));
+    ok(&run(&db, &["build", "--analyzer", "plain"]));
     let corpus = dir.path().join("big.jsonl");
     fs::write(&corpus, generated_corpus(400, 12)).unwrap();
     let before = dump(&db);
