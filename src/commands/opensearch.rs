@@ -30,7 +30,8 @@ pub fn search(args: &SearchArgs, target: &Target, out: &mut dyn Write) -> anyhow
     refuse_flags(args.search.mode, args.search.rerank)?;
     // The backend's defaults: a BM25 first stage and by-hops (it is not asked
     // whether it holds citation links); the query is read by the library.
-    let request = args.search.choices(&args.query, args.limit, args.offset, args.literal).request_for(IndexFacts::default());
+    let request =
+        args.search.choices(&args.query, args.limit, args.offset, args.literal).request_for(IndexFacts::default());
     let (_, parsed) = request.parsed_with_query()?;
     let backend = open(&args.backend, target)?;
     let mut result = backend.search(&request)?;

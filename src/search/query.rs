@@ -157,9 +157,8 @@ pub fn parse(input: &str) -> Result<ParsedQuery, QueryError> {
             (_, None) => {
                 // `+`/`-` before something without a letter or digit (`--`, `-)`)
                 // is text, and so is one before a digit (`-2`, `+3`, `-0.5`).
-                let word = |w: &&str| {
-                    w.chars().any(char::is_alphanumeric) && !w.starts_with(|c: char| c.is_ascii_digit())
-                };
+                let word =
+                    |w: &&str| w.chars().any(char::is_alphanumeric) && !w.starts_with(|c: char| c.is_ascii_digit());
                 if let Some(w) = head.strip_prefix('+').filter(word) {
                     text.push(w.to_string());
                     f.must.push(w.to_string());

@@ -32,9 +32,9 @@ use serde::Serialize;
 
 use super::feedback::{FeedbackPart, Prepared};
 use super::filter::Gate;
-use super::query::ParsedQuery;
 use super::first_stage::FirstStage;
 use super::lexical::Lexical;
+use super::query::ParsedQuery;
 use super::request::{GraphScore, Mode, SearchRequest};
 use crate::bm25::query_terms;
 use crate::candidate::{Candidate, DocScores};
