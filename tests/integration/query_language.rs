@@ -314,7 +314,8 @@ fn cacm() -> Option<tempfile::TempDir> {
     let dir = tempfile::tempdir().unwrap();
     let papers = data.join("papers.jsonl");
     let edges = data.join("citations_directed.tsv");
-    let ingest = ["--db", "c.db", "ingest", "-q", "--analyzer", "plain", papers.to_str().unwrap(), edges.to_str().unwrap()];
+    let ingest =
+        ["--db", "c.db", "ingest", "-q", "--analyzer", "plain", papers.to_str().unwrap(), edges.to_str().unwrap()];
     let o = run_in(dir.path(), &ingest);
     assert!(o.status.success(), "{}", stderr(&o));
     Some(dir)
@@ -430,8 +431,11 @@ fn literal_takes_the_whole_query_as_free_text() {
     let lit = search(dir.path(), "m.db", &["sparse -attention +window year:20x9 \"open", "--literal"]);
     assert!(lit["hit_count"].as_u64().unwrap() > 0, "{lit}");
     assert_eq!(lit["parsed_query"]["text"], "sparse -attention +window year:20x9 \"open");
-    assert_eq!(lit["parsed_query"]["filter"], json!({"must": [], "must_not": [], "authors": [], "years": null,
-        "venues": [], "id_prefixes": []}));
+    assert_eq!(
+        lit["parsed_query"]["filter"],
+        json!({"must": [], "must_not": [], "authors": [], "years": null,
+        "venues": [], "id_prefixes": []})
+    );
     let store = Store::open(&dir.path().join("m.db")).unwrap();
     assert!(ids(&lit).iter().any(|id| terms(&store, id).contains(&"attention".to_string())), "-attention is text");
     // The same words without operators rank the same.
@@ -481,9 +485,10 @@ fn a_malformed_query_exits_2_from_search_and_eval_alike() {
 }
 
 /// The claim of issue 22: `-2, -3` are not must-not filters, so the claim as
-/// typed ranks exactly as its free text (BM25 plus the walk, `--literal`).
+/// typed ranks exactly as its free text (BM25 plus the walk, `--literal`);
+/// and the pool covers the limit: `vitamin` lists all 60 papers BM25 matches.
 #[test]
-fn a_pasted_claim_on_scifact_ranks_as_its_free_text() {
+fn a_pasted_claim_on_scifact_ranks_as_its_free_text_and_vitamin_lists_all_60() {
     let dir = tempfile::tempdir().unwrap();
     let Some((db, _)) = crate::common::scifact_english(dir.path()) else { return };
     let db = db.to_str().unwrap();
@@ -494,4 +499,11 @@ fn a_pasted_claim_on_scifact_ranks_as_its_free_text() {
     assert_eq!(ids(&typed), ids(&literal));
     assert_eq!(typed["hit_count"], literal["hit_count"]);
     assert!(typed["parsed_query"]["filter"]["must_not"].as_array().unwrap().is_empty());
+    // `search vitamin --limit 100` lists every paper BM25 matches (60), not the ten seeds.
+    let all = search_as_typed(dir.path(), db, &["vitamin", "--hops", "0", "--pool", "100000", "--limit", "100000"]);
+    let matches = all["ranked"].as_array().unwrap().iter().filter(|h| h["bm25_score"].as_f64() > Some(0.0)).count();
+    assert_eq!(matches, 60, "the issue's count");
+    let shown = search_as_typed(dir.path(), db, &["vitamin", "--limit", "100"]);
+    assert_eq!(shown["hit_count"], 60);
+    assert_eq!(ids(&shown).len(), 60);
 }
