@@ -63,6 +63,6 @@ else
     table cacm $analyzer all "walk + closeness only, old search defaults" "${old[@]}" --feedback-terms 0
     table scifact $analyzer all "defaults (expansion + walk + closeness), old search defaults" "${old[@]}"
   done
-  table cacm english all "defaults, new search defaults (weighted, pool 100)"
+  table cacm english all "defaults, new search defaults (weighted, pool 200)"
   table scifact english all "defaults, new search defaults (by-hops, pool 100)"
 fi
