@@ -5,6 +5,9 @@
 #   grid  — the tuning grid of --feedback-terms / --feedback-beta / --feedback-near
 #           on CACM's odd queries (residual nDCG@10 with and without feedback);
 #   rows  — `eval --feedback first-relevant` with the defaults on every split.
+# Both were measured with the search defaults before issue 22 (by-hops, the
+# pool of --top-k); every row names them (`$old`), so the figures reproduce.
+# The "new defaults" rows run without them (weighted on CACM, pool 100).
 # Usage: scripts/feedback.sh [grid|rows] [DATA_DIR] [WORK_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -41,22 +44,25 @@ print(f"| {coll} | {analyzer} | {split} ({d['queries']} q, {d['feedback']['marke
 PY
 }
 
+old=(--graph-score by-hops --pool 10)
 echo "| collection | analyzer | queries | feedback | residual nDCG@10 | without | change | residual Recall@100 | without | command |"
 echo "|---|---|---|---|---|---|---|---|---|---|"
 if [ "$what" = grid ]; then
   for analyzer in plain english; do
     for t in 10 20 40; do for beta in 0.5 1 2 4; do for near in 0 0.2 0.4; do
-      table cacm $analyzer odd "terms $t, β $beta, γ $near" --feedback-terms $t --feedback-beta $beta --feedback-near $near
+      table cacm $analyzer odd "terms $t, β $beta, γ $near" "${old[@]}" --feedback-terms $t --feedback-beta $beta --feedback-near $near
     done; done; done
   done
 else
   for analyzer in plain english; do
     for split in odd even all; do
-      table cacm $analyzer $split "defaults (expansion + walk + closeness)"
+      table cacm $analyzer $split "defaults (expansion + walk + closeness), old search defaults" "${old[@]}"
     done
-    table cacm $analyzer all "expansion only" --feedback-near 0 --feedback-walk off
-    table cacm $analyzer all "expansion + walk (γ 0)" --feedback-near 0
-    table cacm $analyzer all "walk + closeness only" --feedback-terms 0
-    table scifact $analyzer all "defaults (expansion + walk + closeness)"
+    table cacm $analyzer all "expansion only, old search defaults" "${old[@]}" --feedback-near 0 --feedback-walk off
+    table cacm $analyzer all "expansion + walk (γ 0), old search defaults" "${old[@]}" --feedback-near 0
+    table cacm $analyzer all "walk + closeness only, old search defaults" "${old[@]}" --feedback-terms 0
+    table scifact $analyzer all "defaults (expansion + walk + closeness), old search defaults" "${old[@]}"
   done
+  table cacm english all "defaults, new search defaults (weighted, pool 200)"
+  table scifact english all "defaults, new search defaults (by-hops, pool 100)"
 fi

@@ -11,6 +11,7 @@ mod commands;
 
 use cli::Cli;
 use commands::UsageError;
+use litindex::search::QueryError;
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -39,7 +40,9 @@ fn main() -> ExitCode {
         Err(e) => {
             let message = format!("{e:#}").replace('\n', " ");
             eprintln!("litindex: error: {message}");
-            if e.downcast_ref::<UsageError>().is_some() { ExitCode::from(2) } else { ExitCode::FAILURE }
+            // A user's mistake: a bad argument, or a query the query language cannot read.
+            let usage = e.downcast_ref::<UsageError>().is_some() || e.downcast_ref::<QueryError>().is_some();
+            if usage { ExitCode::from(2) } else { ExitCode::FAILURE }
         }
     }
 }

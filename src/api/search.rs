@@ -1,20 +1,19 @@
 //! A search as MCP's `search_papers`, `context` and the web page ask for
-//! it: [`SearchOptions`], typed, and [`SearchOptions::request`], the one
-//! place their [`SearchRequest`] is built (the library's defaults for
-//! everything the options leave out: change a default here, and every
-//! surface but the CLI's flags follows). [`run_search`] runs any request,
+//! it: [`SearchOptions`], typed, and [`SearchOptions::request`], which turns
+//! them into [`SearchChoices`] and resolves them with
+//! [`crate::search::resolve`], the one place every surface's defaults come
+//! from (the CLI's flags included). [`run_search`] runs any resolved search,
 //! the CLI's included.
 
-use std::path::Path;
+use std::path::PathBuf;
 
 use super::error::BadRequest;
 use super::limits::{MAX_SEARCH_HOPS, Page, SEARCH_HOPS_WHY, hops, text};
-use crate::embed::SemanticIndex;
 use crate::search::{
-    Feedback, Filter, GraphScore, Mode, RetrievalResult, SearchParams, SearchRequest, SemanticParams, YearRange,
-    parse_query, search,
+    Feedback, Filter, Mode, Resolved, RetrievalResult, SearchChoices, SearchRequest, YearRange, parse_query, resolve,
+    search,
 };
-use crate::store::{Notes, Store};
+use crate::store::Store;
 
 /// What a search surface may ask. Every string is a value (one that starts
 /// with `-` too); the query is read in the query language.
@@ -22,8 +21,12 @@ use crate::store::{Notes, Store};
 pub struct SearchOptions {
     /// The query: words, `+must`, `-not`, `"a phrase"`, `author:`, `year:`, `venue:`, `id:`.
     pub query: String,
-    /// The first stage (`None`: the default, BM25).
+    /// The first stage (`None`: the default, hybrid when the index holds
+    /// vectors for the configured model, else BM25).
     pub mode: Option<Mode>,
+    /// The embedding model for a dense or hybrid first stage (`None`: the one
+    /// `litindex embed` recorded).
+    pub model_dir: Option<PathBuf>,
     /// Citation hops walked from the seeds, 0 to [`MAX_SEARCH_HOPS`] (`None`: the default).
     pub hops: Option<u64>,
     /// Only papers with these authors (surname or full name).
@@ -50,6 +53,7 @@ impl SearchOptions {
         SearchOptions {
             query: query.into(),
             mode: None,
+            model_dir: None,
             hops: None,
             authors: Vec::new(),
             years: None,
@@ -62,47 +66,39 @@ impl SearchOptions {
         }
     }
 
-    /// The request these options ask for, with the index's marks (excluded
-    /// papers always; favorites when `feedback`). A value out of range or a
-    /// query the language cannot read is a [`BadRequest`].
-    pub fn request(&self, store: &Store) -> anyhow::Result<SearchRequest> {
+    /// The search these options ask for, its defaults resolved for this
+    /// index ([`resolve`]: the graph score, the pool, the first stage, and the
+    /// notes saying why), with the index's marks (excluded papers always;
+    /// favorites when `feedback`). A value out of range or a query the
+    /// language cannot read is a [`BadRequest`].
+    pub fn request(&self, store: &Store) -> anyhow::Result<Resolved> {
         text("query", &self.query)?;
         let must = values("must", &self.must)?;
         let must_not = values("not", &self.must_not)?;
         let authors = values("author", &self.authors)?;
         let venues = values("venue", &self.venues)?;
         let walk = self.hops.map(|h| hops(h, MAX_SEARCH_HOPS, SEARCH_HOPS_WHY)).transpose()?;
-        let parsed = parse_query(&self.query).map_err(|e| BadRequest(e.to_string()))?;
-        let mode = self.mode.unwrap_or_default();
-        if mode != Mode::Bm25 && crate::store::vectors::totals(store.conn())?.0 == 0 {
+        parse_query(&self.query).map_err(|e| BadRequest(e.to_string()))?;
+        let semantic = self.mode.filter(|&m| m != Mode::Bm25);
+        if let Some(mode) = semantic.filter(|_| !store.has_vectors().unwrap_or(true)) {
             return Err(BadRequest(format!(
                 "mode {} needs the vectors of `litindex embed`, and this index has none: use mode bm25, or embed the index first",
                 mode.name()
             ))
             .into());
         }
-        // The defaults of `litindex search` with no flags (cli/search.rs's `SearchOpts::params`).
-        let graph_score = GraphScore::default();
-        let d = graph_score.defaults();
-        let params = SearchParams {
-            top_k: d.top_k,
-            hops: walk.unwrap_or(d.hops),
-            direction: Default::default(),
-            weights: d.weights,
-            pool: d.pool.map_or(d.top_k, |p| p.max(d.top_k)),
-            graph_score,
-        };
-        let filter = Filter { must, must_not, authors, years: self.years, venues, id_prefixes: Vec::new() };
-        Ok(SearchRequest {
-            query: parsed.text,
-            params,
-            semantic: SemanticParams { mode, ..SemanticParams::default() },
+        let choices = SearchChoices {
+            hops: walk,
+            mode: self.mode,
+            model_dir: self.model_dir.clone(),
             limit: Some(self.page.size),
             offset: self.page.offset,
-            filter: filter.and(parsed.filter),
-            feedback: Feedback::from_marks(store, self.feedback, self.show_excluded)?,
-            query_syntax: false,
-        })
+            filter: Filter { must, must_not, authors, years: self.years, venues, id_prefixes: Vec::new() },
+            ..SearchChoices::new(self.query.clone())
+        };
+        let mut resolved = resolve(store, &choices)?;
+        resolved.request.feedback = Feedback::from_marks(store, self.feedback, self.show_excluded)?;
+        Ok(resolved)
     }
 }
 
@@ -126,21 +122,11 @@ pub fn parse_mode(name: &str) -> Result<Mode, BadRequest> {
         .ok_or_else(|| BadRequest(format!("unknown mode `{}` (use bm25, dense or hybrid)", super::error::clip(name))))
 }
 
-/// Runs `request`: loads the model and vectors a dense or hybrid search
-/// needs (`model_dir`, else the one `litindex embed` recorded), searches,
-/// and gives the result `typed`, the query as the caller typed it.
-pub fn run_search(
-    store: &Store,
-    request: &SearchRequest,
-    typed: &str,
-    model_dir: Option<&Path>,
-    notes: Notes,
-) -> anyhow::Result<RetrievalResult> {
-    let index = match request.semantic.mode {
-        Mode::Bm25 => None,
-        _ => Some(SemanticIndex::open(store, model_dir, request.semantic.rerank > 0, notes)?),
-    };
-    let mut result = search(store, request, index.as_ref())?;
+/// Runs a resolved search (its model and vectors already loaded when its
+/// first stage needs them) and gives the result `typed`, the query as the
+/// caller typed it.
+pub fn run_search(store: &Store, resolved: &Resolved, typed: &str) -> anyhow::Result<RetrievalResult> {
+    let mut result = search(store, &resolved.request, resolved.semantic.as_ref())?;
     result.query = typed.to_string();
     Ok(result)
 }

@@ -7,12 +7,10 @@ use clap::{Args, ValueEnum};
 use litindex::embed::MODEL_DIR_ENV;
 use litindex::graph::Direction;
 use litindex::search::{
-    DEFAULT_DENSE_K, DEFAULT_RERANK_WEIGHT, Filter, Fusion, GraphScore, Mode, SearchParams, SearchRequest,
-    SemanticParams, Weights, YearRange,
+    DEFAULT_DENSE_K, DEFAULT_RERANK_WEIGHT, Filter, Fusion, GraphScore, Mode, SearchChoices, Weights, YearRange,
 };
 
 use super::{Format, chosen, hops_in, named};
-use crate::commands::UsageError;
 
 /// The query language, as `search --help` shows it.
 const QUERY_HELP: &str = "What to look for, in the query language:
@@ -24,6 +22,8 @@ const QUERY_HELP: &str = "What to look for, in the query language:
   year:2019..2023  also year:2020.. year:..2015 year:2020
   venue:NAME       words of the venue (journal, conference)
   id:PREFIX        papers whose id starts with PREFIX
+A + or - before a digit is text (-2, +3, -0.5), as is a - inside a word (COVID-19); --literal takes
+the whole query as free text. The filters a query produced are echoed on stderr (`query: …`).
 Filters decide which papers are ranked and shown; the citation walk still passes through the others.
 A query of filters only lists the newest papers that pass.
 Example: litindex search 'sparse attention +window -dense year:2021..'";
@@ -35,9 +35,15 @@ pub struct SearchArgs {
     pub query: String,
     #[command(flatten)]
     pub search: SearchOpts,
-    /// How many hits to print
+    /// How many hits to print (the pool covers --offset + --limit, so every match up to it is listed)
     #[arg(long, default_value_t = litindex::search::DEFAULT_LIMIT)]
     pub limit: usize,
+    /// Skip this many ranked hits first: the next page is --offset LIMIT
+    #[arg(long, default_value_t = 0)]
+    pub offset: usize,
+    /// Take the whole query as free text: no operators, no filters
+    #[arg(long)]
+    pub literal: bool,
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
     #[command(flatten)]
@@ -61,15 +67,15 @@ pub struct SearchOpts {
     /// Weights of BM25, graph and recency in the final score, as B,G,R [default: 0.5,0.3,0.2, or the mode's]
     #[arg(long, value_parser = parse_weights, allow_hyphen_values = true)]
     pub weights: Option<Weights>,
-    /// How many top BM25 papers join the merge besides the seeds and what the walk reaches [default: --top-k, or the mode's]
+    /// How many top BM25 papers join the merge besides the seeds and what the walk reaches [default: the largest of --top-k, the graph-score mode's pool, and --offset + --limit rounded up to a hundred]
     #[arg(long)]
     pub pool: Option<usize>,
-    /// How a reached paper's graph score is computed: `by-hops` (1/0.6/0.3 by hops; also called `lesson`) or `weighted` (by the BM25 evidence of the seeds that reach it)
-    #[arg(long, default_value = "by-hops", value_parser = chosen::<GraphScore>())]
-    pub graph_score: GraphScore,
-    /// First stage: `bm25`, `dense` (cosine over the vectors of `litindex embed`) or `hybrid` (both, fused)
-    #[arg(long, default_value = "bm25", value_parser = chosen::<Mode>())]
-    pub mode: Mode,
+    /// How a reached paper's graph score is computed: `by-hops` (1/0.6/0.3 by hops; also called `lesson`) or `weighted` (by the BM25 evidence of the seeds that reach it) [default: weighted when the index holds citation links, else by-hops]
+    #[arg(long, value_parser = chosen::<GraphScore>())]
+    pub graph_score: Option<GraphScore>,
+    /// First stage: `bm25`, `dense` (cosine over the vectors of `litindex embed`) or `hybrid` (both, fused) [default: hybrid when the index holds vectors for the configured model, else bm25]
+    #[arg(long, value_parser = chosen::<Mode>())]
+    pub mode: Option<Mode>,
     /// Depth of the dense list, and of the BM25 list hybrid fuses it with
     #[arg(long, default_value_t = DEFAULT_DENSE_K)]
     pub dense_k: usize,
@@ -103,28 +109,29 @@ pub struct SearchOpts {
 }
 
 impl SearchOpts {
-    /// The parameters, with the graph-score mode's defaults for what was not given.
-    pub fn params(&self) -> SearchParams {
-        let d = self.graph_score.defaults();
-        let top_k = self.top_k.unwrap_or(d.top_k);
-        SearchParams {
-            top_k,
-            hops: self.hops.unwrap_or(d.hops),
-            direction: self.direction,
-            weights: self.weights.unwrap_or(d.weights),
-            pool: self.pool.unwrap_or(d.pool.map_or(top_k, |p| p.max(top_k))),
+    /// The user's choices for a search of `query`, showing `limit` hits
+    /// after `offset`; what the flags leave open is
+    /// [`litindex::search::resolve`]'s to fill. `literal`: the whole query is
+    /// free text, else it is read in the query language.
+    pub fn choices(&self, query: &str, limit: usize, offset: usize, literal: bool) -> SearchChoices {
+        SearchChoices {
+            query: query.to_string(),
+            literal,
+            top_k: self.top_k,
+            hops: self.hops,
+            direction: Some(self.direction),
+            weights: self.weights,
+            pool: self.pool,
             graph_score: self.graph_score,
-        }
-    }
-
-    /// The first stage's parameters.
-    pub fn semantic_params(&self) -> SemanticParams {
-        SemanticParams {
             mode: self.mode,
-            dense_k: self.dense_k,
-            fusion: self.fusion,
+            dense_k: Some(self.dense_k),
+            fusion: Some(self.fusion),
             rerank: self.rerank,
-            rerank_weight: self.rerank_weight,
+            rerank_weight: Some(self.rerank_weight),
+            model_dir: self.model_dir.clone(),
+            limit: Some(limit),
+            offset,
+            filter: self.filter(),
         }
     }
 
@@ -138,36 +145,6 @@ impl SearchOpts {
             venues: self.venue.clone(),
             id_prefixes: Vec::new(),
         }
-    }
-
-    /// The search these flags ask for, for the free text `query`, with the
-    /// details of the first `limit` hits read.
-    pub fn request(&self, query: &str, limit: usize) -> SearchRequest {
-        SearchRequest {
-            query: query.to_string(),
-            params: self.params(),
-            semantic: self.semantic_params(),
-            limit: Some(limit),
-            offset: 0,
-            filter: self.filter(),
-            feedback: Default::default(),
-            query_syntax: false,
-        }
-    }
-
-    /// The search for `query` in the query language (its filters and the
-    /// flags' both apply); a query the language cannot read is a usage error.
-    pub fn parsed_request(&self, query: &str, limit: usize) -> Result<SearchRequest, UsageError> {
-        let parsed = litindex::search::parse_query(query).map_err(|e| UsageError(e.to_string()))?;
-        let mut request = self.request(&parsed.text, limit);
-        request.filter = request.filter.and(parsed.filter);
-        Ok(request)
-    }
-
-    /// The request of one query of an `eval` or `run` file: read in the
-    /// query language when `syntax` (`--query-syntax`), else free text.
-    pub fn file_request(&self, query: &str, limit: usize, syntax: bool) -> SearchRequest {
-        SearchRequest { query_syntax: syntax, ..self.request(query, limit) }
     }
 }
 

@@ -8,8 +8,9 @@ use litindex::store::Store;
 
 pub fn run(args: &ContextArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result<()> {
     let k = args.k as usize;
-    let request = super::search::marked_request(&args.search, &args.marks, &args.question, k, store)?;
-    let index = super::search::load_semantic(&args.search, store)?;
+    let choices = args.search.choices(&args.question, k, 0, false);
+    let resolved = super::search::resolve(&choices, Some(&args.marks), store)?;
+    let (request, index) = (resolved.request, resolved.semantic);
     let pack = pack(store, &request, index.as_ref(), k, args.budget_tokens.map(|b| b as usize))?;
     match args.format {
         PackFormat::Json => super::write_json(out, &pack)?,

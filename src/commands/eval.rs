@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 use super::UsageError;
 use crate::cli::{EvalArgs, EvalFeedback, Format};
 use litindex::eval::{EvalReport, METRICS, evaluate, evaluate_feedback, read_qrels, read_queries};
-use litindex::search::{Mode, SearchRequest};
+use litindex::search::{IndexFacts, Mode, Resolved, SearchRequest};
 use litindex::store::Store;
 
 /// `store` is `None` with `--backend` (the queries go to the backend instead).
@@ -22,19 +22,21 @@ pub fn run(args: &EvalArgs, store: Option<&Store>, out: &mut dyn Write) -> anyho
     }
     let queries = read_queries(&args.queries)?;
     let qrels = read_qrels(&args.qrels)?;
-    let mut request = args.search.file_request("", args.limit, args.query_syntax);
+    // Each query is free text unless `--query-syntax`; the pool covers `--limit` (100).
+    let choices = args.search.choices("", args.limit, 0, !args.query_syntax);
     let store = match (store, &args.backend.backend) {
         (_, Some(target)) => {
             if args.feedback != EvalFeedback::Off {
                 return Err(UsageError("--feedback needs the local index's marks: drop --backend".into()).into());
             }
+            let request = choices.request_for(IndexFacts::default());
             let report = super::opensearch::evaluate(args, target, &queries, &qrels, &request)?;
             return print(args, &metrics, &request, report, None, out);
         }
         (Some(store), None) => store,
         (None, None) => anyhow::bail!("`eval` needs an index or --backend"),
     };
-    let index = super::search::load_semantic(&args.search, store)?;
+    let Resolved { mut request, semantic: index, .. } = super::search::resolve(&choices, None, store)?;
     // With simulated feedback the figures are residual ones; `no_feedback` holds them without.
     let (report, no_feedback) = match args.feedback {
         EvalFeedback::Off => (evaluate(store, &queries, &qrels, &request, index.as_ref())?, None),

@@ -16,8 +16,10 @@ pub fn run(args: &ExportArgs, store: &Store, out: &mut dyn Write) -> anyhow::Res
     };
     let ids = match &args.query {
         Some(query) => {
-            let index = super::search::load_semantic(&args.search, store)?;
-            let result = search(store, &args.search.request(query, args.limit), index.as_ref())?;
+            // The query is free text here, as it has always been for `export`.
+            let choices = args.search.choices(query, args.limit, 0, true);
+            let resolved = super::search::resolve(&choices, None, store)?;
+            let result = search(store, &resolved.request, resolved.semantic.as_ref())?;
             Some(result.ranked.into_iter().map(|h| h.id).collect())
         }
         None if !args.ids.is_empty() => Some(litindex::api::resolve_each(store, &args.ids)?),

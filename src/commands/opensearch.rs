@@ -9,7 +9,7 @@ use super::UsageError;
 use crate::cli::{BackendOpts, EvalArgs, ExportArgs, SearchArgs};
 use litindex::eval::{EvalReport, Qrels, Query, evaluate_with};
 use litindex::opensearch::{self, Backend, Client, Target};
-use litindex::search::{Mode, SearchRequest};
+use litindex::search::{IndexFacts, Mode, SearchRequest};
 use litindex::store::Store;
 
 /// Connects to the backend `opts` names and checks its index.
@@ -18,8 +18,8 @@ pub fn open(opts: &BackendOpts, target: &Target) -> anyhow::Result<Backend> {
 }
 
 /// The search flags the backend cannot honour, as a usage error.
-fn refuse_flags(mode: Mode, rerank: usize) -> Result<(), UsageError> {
-    if mode != Mode::Bm25 || rerank > 0 {
+fn refuse_flags(mode: Option<Mode>, rerank: usize) -> Result<(), UsageError> {
+    if mode.is_some_and(|m| m != Mode::Bm25) || rerank > 0 {
         return Err(UsageError("--backend opensearch runs the BM25 first stage only: drop --mode and --rerank".into()));
     }
     Ok(())
@@ -28,9 +28,14 @@ fn refuse_flags(mode: Mode, rerank: usize) -> Result<(), UsageError> {
 /// `search --backend`: the marks of a local index do not apply (there is none).
 pub fn search(args: &SearchArgs, target: &Target, out: &mut dyn Write) -> anyhow::Result<()> {
     refuse_flags(args.search.mode, args.search.rerank)?;
-    let request = args.search.parsed_request(&args.query, args.limit)?;
+    // The backend's defaults: a BM25 first stage and by-hops (it is not asked
+    // whether it holds citation links); the query is read by the library.
+    let request =
+        args.search.choices(&args.query, args.limit, args.offset, args.literal).request_for(IndexFacts::default());
+    let (_, parsed) = request.parsed_with_query()?;
     let backend = open(&args.backend, target)?;
-    let result = backend.search(&request)?;
+    let mut result = backend.search(&request)?;
+    result.parsed_query = Some(parsed);
     super::search::print(args, &request, result, out)
 }
 

@@ -6,7 +6,7 @@ use serde_json::json;
 
 use crate::cli::{RunArgs, RunFormat};
 use litindex::eval::{Query, ranked_ids, read_queries, strictly_decreasing};
-use litindex::search::SearchRequest;
+use litindex::search::{IndexFacts, Resolved, SearchRequest};
 use litindex::store::Store;
 
 /// `store` is `None` with `--backend` (the queries go to the backend instead).
@@ -15,14 +15,17 @@ pub fn run(args: &RunArgs, store: Option<&Store>, out: &mut dyn Write) -> anyhow
     if args.format == RunFormat::Trec && args.run_tag.chars().any(char::is_whitespace) {
         return Err(super::UsageError(format!("--run-tag `{}` contains whitespace", args.run_tag)).into());
     }
+    // Each query is free text unless `--query-syntax`; the pool covers `--limit` (100).
+    let choices = args.search.choices("", args.limit, 0, !args.query_syntax);
     match (store, &args.backend.backend) {
         (_, Some(target)) => {
             let backend = super::opensearch::open(&args.backend, target)?;
-            write_run(args, &queries, super::opensearch::ranker(&backend), out)
+            let request = choices.request_for(IndexFacts::default());
+            write_run(args, &queries, &request, super::opensearch::ranker(&backend), out)
         }
         (Some(store), None) => {
-            let index = super::search::load_semantic(&args.search, store)?;
-            write_run(args, &queries, |request| ranked_ids(store, request, index.as_ref()), out)
+            let Resolved { request, semantic, .. } = super::search::resolve(&choices, None, store)?;
+            write_run(args, &queries, &request, |r| ranked_ids(store, r, semantic.as_ref()), out)
         }
         (None, None) => anyhow::bail!("`run` needs an index or --backend"),
     }
@@ -32,11 +35,12 @@ pub fn run(args: &RunArgs, store: Option<&Store>, out: &mut dyn Write) -> anyhow
 fn write_run(
     args: &RunArgs,
     queries: &[Query],
+    request: &SearchRequest,
     rank: impl Fn(&SearchRequest) -> anyhow::Result<Vec<(String, f64)>>,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     for q in queries {
-        let ranked = rank(&args.search.file_request(&q.text, args.limit, args.query_syntax))?;
+        let ranked = rank(&SearchRequest { query: q.text.clone(), ..request.clone() })?;
         match args.format {
             RunFormat::Trec => {
                 if q.id.chars().any(char::is_whitespace) {

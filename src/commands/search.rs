@@ -5,46 +5,42 @@ use std::io::{IsTerminal, Write};
 use super::UsageError;
 use crate::cli::{Format, MarkedSearchOpts, SearchArgs, SearchOpts, Switch};
 use litindex::api::run_search;
-use litindex::embed::SemanticIndex;
 use litindex::evidence::mark;
-use litindex::search::{Feedback, Hit, Mode, RetrievalResult, SearchRequest};
+use litindex::search::{Feedback, Hit, Mode, Resolved, RetrievalResult, SearchChoices, SearchRequest};
 use litindex::store::Store;
 
 /// Checks the arguments that clap cannot.
 pub fn validate(opts: &SearchOpts) -> Result<(), UsageError> {
-    if opts.rerank > 0 && opts.mode == Mode::Bm25 {
+    if opts.rerank > 0 && !matches!(opts.mode, Some(Mode::Dense | Mode::Hybrid)) {
         return Err(UsageError("--rerank reranks a dense or hybrid list: add --mode dense or --mode hybrid".into()));
     }
     if !(0.0..=1.0).contains(&opts.rerank_weight) {
         return Err(UsageError(format!("--rerank-weight {} is out of range: use 0 to 1", opts.rerank_weight)));
     }
-    if opts.mode != Mode::Bm25 && opts.dense_k == 0 {
+    if opts.mode != Some(Mode::Bm25) && opts.dense_k == 0 {
         return Err(UsageError("--dense-k must be at least 1".into()));
     }
     Ok(())
 }
 
-/// Loads the model and vectors a dense or hybrid search needs (`None` for bm25).
-pub(super) fn load_semantic(opts: &SearchOpts, store: &Store) -> anyhow::Result<Option<SemanticIndex>> {
-    if opts.mode == Mode::Bm25 {
-        return Ok(None);
-    }
-    Ok(Some(SemanticIndex::open(store, opts.model_dir.as_deref(), opts.rerank > 0, &super::print_note)?))
-}
-
-/// The search `opts` ask for, with the index's marks as `marks` says
-/// (excluded papers always; favorites unless `--feedback off`).
-pub(super) fn marked_request(
-    opts: &SearchOpts,
-    marks: &MarkedSearchOpts,
-    query: &str,
-    limit: usize,
+/// The search the flags ask for on `store`, its defaults resolved by the
+/// library ([`litindex::search::resolve`]), with the index's marks as `marks`
+/// says (excluded papers always; favorites unless `--feedback off`). The
+/// library's notes (which first stage, and why) are printed on stderr.
+pub(super) fn resolve(
+    choices: &SearchChoices,
+    marks: Option<&MarkedSearchOpts>,
     store: &Store,
-) -> anyhow::Result<SearchRequest> {
-    let mut request = opts.parsed_request(query, limit)?;
-    request.feedback = Feedback::from_marks(store, marks.feedback == Switch::On, marks.show_excluded)?;
-    request.feedback.params = marks.tuning.params();
-    Ok(request)
+) -> anyhow::Result<Resolved> {
+    let mut resolved = litindex::search::resolve(store, choices)?;
+    if let Some(marks) = marks {
+        resolved.request.feedback = Feedback::from_marks(store, marks.feedback == Switch::On, marks.show_excluded)?;
+        resolved.request.feedback.params = marks.tuning.params();
+    }
+    for n in &resolved.notes {
+        super::print_note(n);
+    }
+    Ok(resolved)
 }
 
 /// The title column: the title, and what the marks did to the hit.
@@ -65,10 +61,11 @@ fn title_cell(h: &Hit, max: usize) -> String {
 }
 
 pub fn run(args: &SearchArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result<()> {
-    let request = marked_request(&args.search, &args.marks, &args.query, args.limit, store)?;
+    let choices = args.search.choices(&args.query, args.limit, args.offset, args.literal);
+    let resolved = resolve(&choices, Some(&args.marks), store)?;
     // The function MCP's `search_papers` and the web page call too.
-    let result = run_search(store, &request, &args.query, args.search.model_dir.as_deref(), &super::print_note)?;
-    print(args, &request, result, out)
+    let result = run_search(store, &resolved, &args.query)?;
+    print(args, &resolved.request, result, out)
 }
 
 /// Prints a search's result as `args.format` says (the local index's or a backend's).
@@ -82,6 +79,11 @@ pub(super) fn print(
     // The query as typed, operators and all.
     result.query = args.query.clone();
     let semantic_mode = result.mode != Mode::Bm25;
+    // What the query's operators did, so that nothing is excluded unseen.
+    let echoed = result.parsed_query.as_ref().filter(|q| !q.filter.is_empty() && args.format == Format::Table);
+    if let Some(q) = echoed {
+        eprintln!("query: {q}");
+    }
     match args.format {
         Format::Json => {
             super::write_json(out, &result)?;
@@ -150,8 +152,13 @@ pub(super) fn print(
             } else {
                 ("bm25_norm".to_string(), "a BM25 seed")
             };
-            if !request.filter.is_empty() {
-                writeln!(out, "filter: {} (hits, top and average are over the papers that pass)", request.filter)?;
+            // The flags' filter and the query's, as the library applied them.
+            let filter = match &result.parsed_query {
+                Some(q) => request.filter.clone().and(q.filter.clone()),
+                None => request.filter.clone(),
+            };
+            if !filter.is_empty() {
+                writeln!(out, "filter: {filter} (hits, top and average are over the papers that pass)")?;
             }
             writeln!(
                 out,

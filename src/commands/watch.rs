@@ -107,9 +107,9 @@ fn check(name: Option<&str>, format: Format, db: &Db, out: &mut dyn Write) -> an
     let mut records = Vec::with_capacity(watches.len());
     for w in watches {
         let flags = parse_flags(&w.name, &w.flags)?;
-        let request = super::search::marked_request(&flags.search, &flags.marks, &w.query, flags.limit, &store)?;
-        let index = super::search::load_semantic(&flags.search, &store)?;
-        let result = search(&store, &request, index.as_ref())?;
+        let choices = flags.search.choices(&w.query, flags.limit, 0, false);
+        let resolved = super::search::resolve(&choices, Some(&flags.marks), &store)?;
+        let result = search(&store, &resolved.request, resolved.semantic.as_ref())?;
         let seen = store.watch_seen(&w.name)?;
         let ids: Vec<String> = result.ranked.iter().map(|h| h.id.clone()).collect();
         let hits = result.ranked.len();

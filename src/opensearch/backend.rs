@@ -326,6 +326,7 @@ impl Backend {
             favorites: Vec::new(),
             excluded_hidden: 0,
             ranked,
+            parsed_query: None,
         })
     }
 

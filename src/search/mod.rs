@@ -11,6 +11,8 @@
 //!
 //! The parts:
 //!
+//! * [`defaults`]: the defaults of a search, resolved from what the user
+//!   chose and what the index holds ([`resolve`]), for every surface.
 //! * [`request`]: what a search is asked ([`SearchRequest`], [`SearchParams`],
 //!   [`SemanticParams`], [`Weights`], [`GraphScore`], [`Mode`], [`Fusion`]).
 //! * [`crate::candidate`] (shared with the dense scan and `bench`): the
@@ -29,6 +31,7 @@
 //! * [`rank`]: the merge, [`graph_score`], [`recency_score`], the final
 //!   score, the [`Hit`]s and their [`snippet`]s; its module doc has the formulas.
 
+pub mod defaults;
 pub mod feedback;
 pub mod filter;
 pub mod first_stage;
@@ -40,6 +43,7 @@ pub mod rank;
 pub mod request;
 
 pub use crate::candidate::{Candidate, DocScores, top_k};
+pub use defaults::{IndexFacts, Resolved, SearchChoices, resolve};
 pub use feedback::{Feedback, FeedbackParams, FeedbackPart};
 pub use filter::{Filter, YearRange};
 pub use first_stage::{bm25_scores, bm25_term_scores};
@@ -63,5 +67,10 @@ pub fn search(
     request: &SearchRequest,
     semantic: Option<&SemanticIndex>,
 ) -> anyhow::Result<RetrievalResult> {
-    store.snapshot(|| rank::search_in(store, request, semantic))
+    // The query language is read here, once, for every caller (`query_syntax`).
+    let (parsed, query) = request.parsed_with_query()?;
+    let mut result = store.snapshot(|| rank::search_in(store, &parsed, semantic))?;
+    result.query = request.query.clone();
+    result.parsed_query = Some(query);
+    Ok(result)
 }

@@ -11,17 +11,25 @@
 //!
 //! Words are separated by whitespace; a key is matched case-insensitively
 //! and a word with another `key:` (`ratio:3`) is free text, as are a `+` or
-//! `-` before no letter or digit (`-`, `--`, `-)`) and a `-` inside a word
-//! (`COVID-19`). Errors name the part at
-//! fault: an unclosed quote, an empty `author:`, a bad `year:`.
+//! `-` before no letter or digit (`-`, `--`, `-)`), a `+` or `-` before a
+//! digit (numbers, ranges and gene names: `-2`, `+3`, `-0.5`, so a pasted
+//! claim such as `E2f-1, -2, -3 TKO cells` excludes nothing) and a `-` inside
+//! a word (`COVID-19`). A caller that wants no operators at all passes the
+//! query as free text ([`SearchRequest::query_syntax`] off: `search
+//! --literal`). Errors name the part at fault: an unclosed quote, an empty
+//! `author:`, a bad `year:`.
 
 use std::fmt;
+
+use serde::Serialize;
 
 use super::filter::{Filter, YearRange};
 use super::request::SearchRequest;
 
-/// A query split into its free text and its filter.
-#[derive(Debug, Clone, PartialEq, Default)]
+/// A query split into its free text and its filter; serialized as
+/// `parsed_query` in a search's result, so every surface can show what a
+/// query's operators excluded.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct ParsedQuery {
     /// What the first stage scores: the free words, the `+word`s and the phrases' words.
     pub text: String,
@@ -29,6 +37,7 @@ pub struct ParsedQuery {
 }
 
 /// A query the language cannot read; its message names the part at fault.
+/// A user's mistake: the binary exits 2 for it, whichever command read the query.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct QueryError(pub String);
 
@@ -146,8 +155,10 @@ pub fn parse(input: &str) -> Result<ParsedQuery, QueryError> {
                 }
             },
             (_, None) => {
-                // `+`/`-` before something without a letter or digit (`--`, `-)`) is text.
-                let word = |w: &&str| w.chars().any(char::is_alphanumeric);
+                // `+`/`-` before something without a letter or digit (`--`, `-)`)
+                // is text, and so is one before a digit (`-2`, `+3`, `-0.5`).
+                let word =
+                    |w: &&str| w.chars().any(char::is_alphanumeric) && !w.starts_with(|c: char| c.is_ascii_digit());
                 if let Some(w) = head.strip_prefix('+').filter(word) {
                     text.push(w.to_string());
                     f.must.push(w.to_string());
@@ -166,13 +177,50 @@ impl SearchRequest {
     /// This request with its query read in the query language: the free
     /// text as the query, the query's filters joined to `filter`.
     pub fn parsed(&self) -> Result<SearchRequest, QueryError> {
+        Ok(self.parsed_with_query()?.0)
+    }
+
+    /// [`SearchRequest::parsed`] and the query as the language read it (what
+    /// a result echoes as `parsed_query`); a request whose query is free text
+    /// (`query_syntax` off) is returned as it is, its whole query the text.
+    pub fn parsed_with_query(&self) -> Result<(SearchRequest, ParsedQuery), QueryError> {
+        if !self.query_syntax {
+            let q = ParsedQuery { text: self.query.clone(), filter: Filter::default() };
+            return Ok((self.clone(), q));
+        }
         let q = parse(&self.query).map_err(|e| QueryError(format!("query {:?}: {e}", self.query)))?;
-        Ok(SearchRequest {
-            query: q.text,
-            filter: self.filter.clone().and(q.filter),
+        let request = SearchRequest {
+            query: q.text.clone(),
+            filter: self.filter.clone().and(q.filter.clone()),
             query_syntax: false,
             ..self.clone()
-        })
+        };
+        Ok((request, q))
+    }
+}
+
+impl fmt::Display for ParsedQuery {
+    /// The echo line's body: `text "…"`, then each filter the query produced
+    /// (`must: …; must not: …; author: …; year: …; venue: …; id: …`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "text {:?}", self.text)?;
+        let list = |v: &[String]| v.iter().map(|w| format!("{w:?}")).collect::<Vec<_>>().join(", ");
+        let fl = &self.filter;
+        for (name, v) in [
+            ("must", &fl.must),
+            ("must not", &fl.must_not),
+            ("author", &fl.authors),
+            ("venue", &fl.venues),
+            ("id", &fl.id_prefixes),
+        ] {
+            if !v.is_empty() {
+                write!(f, "; {name}: {}", list(v))?;
+            }
+        }
+        if let Some(y) = fl.years {
+            write!(f, "; year: {y}")?;
+        }
+        Ok(())
     }
 }
 
@@ -210,12 +258,51 @@ mod tests {
 
     #[test]
     fn plain_text_stays_text() {
-        for s in ["COVID-19 and IL-6", "ratio:3 - + x", "a  b", "'); DROP TABLE papers; --", "+) -."] {
+        for s in [
+            "COVID-19 and IL-6",
+            "ratio:3 - + x",
+            "a  b",
+            "'); DROP TABLE papers; --",
+            "+) -.",
+            "Differentiated E2f-1, -2, -3 TKO cells in the intestine do not exhibit apoptosis.",
+            "doses of +3 and -0.5 mg, range -10..+20, -2x",
+        ] {
             let q = p(s);
             assert!(q.filter.is_empty(), "{s}");
             assert_eq!(q.text, s.split_whitespace().collect::<Vec<_>>().join(" "));
         }
         assert_eq!(p("").text, "");
+    }
+
+    #[test]
+    fn a_sign_before_a_digit_is_text_and_before_a_letter_an_operator() {
+        let q = p("-2 +3 -0.5 -x2 +y3");
+        assert_eq!(q.text, "-2 +3 -0.5 y3");
+        assert_eq!(q.filter.must, ["y3"]);
+        assert_eq!(q.filter.must_not, ["x2"]);
+    }
+
+    #[test]
+    fn the_echo_names_the_text_and_each_filter() {
+        let q = p(r#"sparse -dense +window author:"van der Berg" year:2020.."#);
+        assert_eq!(
+            q.to_string(),
+            r#"text "sparse window"; must: "window"; must not: "dense"; author: "van der Berg"; year: 2020.."#
+        );
+        assert_eq!(p("just words").to_string(), r#"text "just words""#);
+        let json = serde_json::to_value(&q).unwrap();
+        assert_eq!(json["text"], "sparse window");
+        assert_eq!(json["filter"]["must_not"][0], "dense");
+    }
+
+    #[test]
+    fn a_free_text_request_is_not_parsed() {
+        let mut r = SearchRequest::new("-x author:", super::super::SearchParams::default());
+        let (same, q) = r.parsed_with_query().unwrap();
+        assert_eq!((same.query.as_str(), q.text.as_str()), ("-x author:", "-x author:"));
+        assert!(q.filter.is_empty());
+        r.query_syntax = true;
+        assert!(r.parsed_with_query().is_err());
     }
 
     #[test]

@@ -34,6 +34,7 @@ use super::feedback::{FeedbackPart, Prepared};
 use super::filter::Gate;
 use super::first_stage::FirstStage;
 use super::lexical::Lexical;
+use super::query::ParsedQuery;
 use super::request::{GraphScore, Mode, SearchRequest};
 use crate::bm25::query_terms;
 use crate::candidate::{Candidate, DocScores};
@@ -99,6 +100,10 @@ pub struct RetrievalResult {
     /// Excluded papers the merged set held and that were not shown.
     pub excluded_hidden: usize,
     pub ranked: Vec<Hit>,
+    /// The query as the query language read it: the free text scored and the
+    /// filter its operators produced (`None`: not told, e.g. a backend's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parsed_query: Option<ParsedQuery>,
 }
 
 /// `graph_score` of the `by-hops` mode for a walk distance: 1 / 0.6 / 0.3 / 0.
@@ -318,6 +323,7 @@ pub(super) fn search_scoring(
         favorites: request.feedback.favorites.clone(),
         excluded_hidden,
         ranked,
+        parsed_query: None,
     })
 }
 

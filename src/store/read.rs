@@ -147,6 +147,18 @@ impl Store {
         Ok(out)
     }
 
+    /// Whether the index holds any citation link (what makes the `weighted`
+    /// graph score the default: [`crate::search::defaults`]).
+    pub fn has_citations(&self) -> anyhow::Result<bool> {
+        Ok(self.conn.prepare_cached("SELECT EXISTS (SELECT 1 FROM adjacency)")?.query_row([], |r| r.get(0))?)
+    }
+
+    /// Whether the index holds any paper vector (what makes a `hybrid` first
+    /// stage the default, when the configured model is the one they were made with).
+    pub fn has_vectors(&self) -> anyhow::Result<bool> {
+        Ok(self.conn.prepare_cached("SELECT EXISTS (SELECT 1 FROM vectors)")?.query_row([], |r| r.get(0))?)
+    }
+
     /// The integer doc id of paper `id`, if indexed.
     pub fn doc_of(&self, id: &str) -> anyhow::Result<Option<i64>> {
         Ok(self

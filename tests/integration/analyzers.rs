@@ -48,3 +48,39 @@ fn english_analyzer_is_stored_and_used_for_queries() {
     assert_eq!(en.first().map(String::as_str), Some("en1"), "{en:?}");
     assert!(!en.contains(&"en2".to_string()), "{en:?}");
 }
+
+fn analyzer_of(db: &Path) -> String {
+    json(&run(db, &["stats", "--format", "json"]))["analyzer"].as_str().unwrap().to_string()
+}
+
+/// Issue 22: a new index is `english` (the better measured), whichever
+/// command creates it; an existing one keeps the analyzer it was built with.
+#[test]
+fn a_new_index_is_english_and_an_old_one_keeps_its_analyzer() {
+    let dir = tempfile::tempdir().unwrap();
+    let jsonl = dir.path().join("papers.jsonl");
+    std::fs::write(&jsonl, PAPERS).unwrap();
+    let j = jsonl.to_str().unwrap();
+    let built = dir.path().join("built.db");
+    assert!(run(&built, &["build", "-q", "--jsonl", j]).status.success());
+    assert_eq!(analyzer_of(&built), "english");
+    let ingested = dir.path().join("ingested.db");
+    assert!(run(&ingested, &["ingest", "-q", j]).status.success());
+    assert_eq!(analyzer_of(&ingested), "english");
+    // The demo index a read command builds when none is named.
+    let o = litindex().current_dir(dir.path()).args(["stats", "--format", "json"]).output().unwrap();
+    assert_eq!(json(&o)["analyzer"], "english");
+
+    // An index built with `plain` stays plain through later ingests, flag or not.
+    let old = dir.path().join("old.db");
+    assert!(run(&old, &["build", "-q", "--analyzer", "plain", "--jsonl", j]).status.success());
+    let more = dir.path().join("more.jsonl");
+    std::fs::write(&more, r#"{"id": "en3", "title": "Running sparse models", "abstract": "", "year": 2024}"#).unwrap();
+    assert!(run(&old, &["ingest", "-q", more.to_str().unwrap()]).status.success());
+    assert_eq!(analyzer_of(&old), "plain");
+    assert!(run(&old, &["ingest", "-q", "--analyzer", "english", more.to_str().unwrap()]).status.success());
+    assert_eq!(analyzer_of(&old), "plain");
+    // ... and its queries go through it: no stemming, so `running` misses `runs`.
+    let en = ranked_ids(&json(&run(&old, &["search", "running", "--format", "json"])));
+    assert_eq!(en, ["en3"], "{en:?}");
+}

@@ -31,7 +31,8 @@ fn ids(r: &Value) -> Vec<String> {
 /// The mock index, built by the binary in a new directory.
 fn mock() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    let o = run_in(dir.path(), &["--db", "m.db", "build", "-q"]);
+    // `plain`, the analyzer these tests were written for (the default before issue 22).
+    let o = run_in(dir.path(), &["--db", "m.db", "build", "-q", "--analyzer", "plain"]);
     assert!(o.status.success(), "{}", stderr(&o));
     dir
 }
@@ -140,7 +141,8 @@ fn author_year_and_id_filters_on_the_mock_corpus() {
 #[test]
 fn a_query_of_filters_only_lists_the_newest_papers_that_pass() {
     let dir = mock();
-    let r = search(dir.path(), "m.db", &["year:..2020", "--hops", "0"]);
+    // The old defaults (by-hops, the pool of --top-k): the query's seeds alone.
+    let r = search(dir.path(), "m.db", &["year:..2020", "--hops", "0", "--graph-score", "by-hops", "--pool", "10"]);
     let years: Vec<i64> = r["ranked"].as_array().unwrap().iter().map(|h| h["year"].as_i64().unwrap()).collect();
     assert_eq!(years.len(), 10, "the ten newest seeds: {r}");
     assert!(years.iter().all(|&y| y <= 2020));
@@ -312,7 +314,9 @@ fn cacm() -> Option<tempfile::TempDir> {
     let dir = tempfile::tempdir().unwrap();
     let papers = data.join("papers.jsonl");
     let edges = data.join("citations_directed.tsv");
-    let o = run_in(dir.path(), &["--db", "c.db", "ingest", "-q", papers.to_str().unwrap(), edges.to_str().unwrap()]);
+    let ingest =
+        ["--db", "c.db", "ingest", "-q", "--analyzer", "plain", papers.to_str().unwrap(), edges.to_str().unwrap()];
+    let o = run_in(dir.path(), &ingest);
     assert!(o.status.success(), "{}", stderr(&o));
     Some(dir)
 }
@@ -387,8 +391,119 @@ fn run_and_eval_read_the_language_only_when_told() {
         dir.path(),
         &["--db", "m.db", "eval", "--queries", "bad.jsonl", "--qrels", "qrels.tsv", "--query-syntax"],
     );
-    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    // A malformed query is a user's mistake, exit 2, as in `search` (it was 1 before issue 22).
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("year:20x9"), "{}", stderr(&o));
     let o = run_in(dir.path(), &["--db", "m.db", "eval", "--queries", "bad.jsonl", "--qrels", "qrels.tsv"]);
     assert!(o.status.success(), "{}", stderr(&o));
+}
+
+/// `search ARGS… --format json` as the user would run it (no added limit), parsed.
+fn search_as_typed(dir: &Path, db: &str, args: &[&str]) -> Value {
+    let mut all = vec!["--db", db, "search"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--format", "json"]);
+    let o = run_in(dir, &all);
+    assert!(o.status.success(), "search {args:?} failed: {}", stderr(&o));
+    serde_json::from_str(&stdout(&o)).unwrap()
+}
+
+#[test]
+fn a_sign_before_a_digit_is_text_and_excludes_nothing() {
+    let dir = mock();
+    // `-2` and `+3` are text: the query equals the same words without operators.
+    let signed = search(dir.path(), "m.db", &["attention -2 +3 -0.5"]);
+    let free = search(dir.path(), "m.db", &["attention -2 +3 -0.5", "--literal"]);
+    assert_eq!(ids(&signed), ids(&free));
+    assert!(signed["parsed_query"]["filter"]["must_not"].as_array().unwrap().is_empty(), "{}", signed["parsed_query"]);
+    assert!(signed["parsed_query"]["filter"]["must"].as_array().unwrap().is_empty());
+    assert_eq!(signed["parsed_query"]["text"], "attention -2 +3 -0.5");
+    // A sign before a letter is still an operator.
+    let not = search(dir.path(), "m.db", &["attention -sparse"]);
+    assert_eq!(not["parsed_query"]["filter"]["must_not"], json!(["sparse"]));
+    assert_ne!(ids(&not), ids(&search(dir.path(), "m.db", &["attention -sparse", "--literal"])));
+}
+
+#[test]
+fn literal_takes_the_whole_query_as_free_text() {
+    let dir = mock();
+    // Under --literal every operator is text: no filter, and the words ranked as typed.
+    let lit = search(dir.path(), "m.db", &["sparse -attention +window year:20x9 \"open", "--literal"]);
+    assert!(lit["hit_count"].as_u64().unwrap() > 0, "{lit}");
+    assert_eq!(lit["parsed_query"]["text"], "sparse -attention +window year:20x9 \"open");
+    assert_eq!(
+        lit["parsed_query"]["filter"],
+        json!({"must": [], "must_not": [], "authors": [], "years": null,
+        "venues": [], "id_prefixes": []})
+    );
+    let store = Store::open(&dir.path().join("m.db")).unwrap();
+    assert!(ids(&lit).iter().any(|id| terms(&store, id).contains(&"attention".to_string())), "-attention is text");
+    // The same words without operators rank the same.
+    let words = search(dir.path(), "m.db", &["sparse attention window year:20x9 open", "--literal"]);
+    assert_eq!(ids(&lit), ids(&words));
+}
+
+#[test]
+fn the_filters_a_query_produced_are_echoed() {
+    let dir = mock();
+    let o = run_in(dir.path(), &["--db", "m.db", "search", "attention -sparse +window year:2020.."]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o).trim(),
+        r#"query: text "attention window"; must: "window"; must not: "sparse"; year: 2020.."#,
+        "one line on stderr"
+    );
+    // No filter, no echo; JSON carries it instead of stderr.
+    let o = run_in(dir.path(), &["--db", "m.db", "search", "attention"]);
+    assert_eq!(stderr(&o), "", "{}", stderr(&o));
+    let o = run_in(dir.path(), &["--db", "m.db", "search", "attention -sparse", "--format", "json"]);
+    assert_eq!(stderr(&o), "");
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["query"], "attention -sparse", "the query as typed");
+    assert_eq!(v["parsed_query"]["text"], "attention");
+    assert_eq!(v["parsed_query"]["filter"]["must_not"], json!(["sparse"]));
+}
+
+#[test]
+fn a_malformed_query_exits_2_from_search_and_eval_alike() {
+    let dir = mock();
+    std::fs::write(dir.path().join("bad.jsonl"), json!({"_id": "1", "text": "attention year:20x9"}).to_string())
+        .unwrap();
+    std::fs::write(dir.path().join("qrels.tsv"), "1\tp001\t1\n").unwrap();
+    for args in [
+        vec!["search", "attention year:20x9"],
+        vec!["eval", "--queries", "bad.jsonl", "--qrels", "qrels.tsv", "--query-syntax"],
+        vec!["run", "--queries", "bad.jsonl", "--query-syntax"],
+    ] {
+        let mut all = vec!["--db", "m.db"];
+        all.extend(args.iter().copied());
+        let o = run_in(dir.path(), &all);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("year:20x9"), "{args:?}: {}", stderr(&o));
+        assert_eq!(stderr(&o).trim().lines().count(), 1, "{}", stderr(&o));
+    }
+}
+
+/// The claim of issue 22: `-2, -3` are not must-not filters, so the claim as
+/// typed ranks exactly as its free text (BM25 plus the walk, `--literal`);
+/// and the pool covers the limit: `vitamin` lists all 60 papers BM25 matches.
+#[test]
+fn a_pasted_claim_on_scifact_ranks_as_its_free_text_and_vitamin_lists_all_60() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some((db, _)) = crate::common::scifact_english() else { return };
+    let db = db.to_str().unwrap();
+    let claim = "Differentiated E2f-1, -2, -3 TKO cells in the intestine do not exhibit apoptosis.";
+    let typed = search_as_typed(dir.path(), db, &[claim, "--limit", "100"]);
+    let literal = search_as_typed(dir.path(), db, &[claim, "--limit", "100", "--literal"]);
+    assert!(ids(&typed).len() >= 50, "{}", ids(&typed).len());
+    assert_eq!(ids(&typed), ids(&literal));
+    assert_eq!(typed["hit_count"], literal["hit_count"]);
+    assert!(typed["parsed_query"]["filter"]["must_not"].as_array().unwrap().is_empty());
+    // `search vitamin --limit 100` lists every paper BM25 matches (60), not the ten seeds.
+    let all = search_as_typed(dir.path(), db, &["vitamin", "--hops", "0", "--pool", "100000", "--limit", "100000"]);
+    let matches = all["ranked"].as_array().unwrap().iter().filter(|h| h["bm25_score"].as_f64() > Some(0.0)).count();
+    assert_eq!(matches, 60, "the issue's count");
+    let shown = search_as_typed(dir.path(), db, &["vitamin", "--limit", "100"]);
+    assert_eq!(shown["hit_count"], 60);
+    assert_eq!(ids(&shown).len(), 60);
 }

@@ -1,12 +1,18 @@
-//! Ranking behaviour on the built-in mock corpus, through the library.
+//! Ranking behaviour on the built-in mock corpus, through the library; and
+//! the defaults of a search through the binary (issue 22: the pool covers
+//! what is shown, `--offset` pages on, `weighted` with citation links,
+//! `hybrid` with vectors for the configured model).
 
 use std::collections::BTreeSet;
+use std::path::Path;
+
+use serde_json::{Value, json};
 
 use litindex::graph::Direction;
 use litindex::search::{RetrievalResult, SearchParams, SearchRequest, Weights};
 use litindex::store::Store;
 
-use crate::common::mock_store;
+use crate::common::{litindex, mock_store, run_in, stderr, stdout};
 
 /// One of the five topics of `data/mock_corpus.json`.
 #[derive(serde::Deserialize)]
@@ -227,4 +233,154 @@ fn gap_papers_share_no_word_with_their_topic() {
             assert!(!words.contains(w), "gap paper {} contains `{w}`", gap.id);
         }
     }
+}
+
+// ---------------------------------------------------------------------------
+// The defaults, through the binary
+// ---------------------------------------------------------------------------
+
+/// `litindex --db DB search ARGS… --format json` in `dir`, parsed, and its stderr.
+fn cli_search(dir: &Path, db: &str, args: &[&str]) -> (Value, String) {
+    let mut all = vec!["--db", db, "search"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--format", "json"]);
+    let o = run_in(dir, &all);
+    assert!(o.status.success(), "search {args:?} failed: {}", stderr(&o));
+    (serde_json::from_str(&stdout(&o)).unwrap(), stderr(&o))
+}
+
+/// The ranking: ids with their final scores.
+fn ranking(v: &Value) -> Vec<(String, f64)> {
+    v["ranked"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| (h["id"].as_str().unwrap().to_string(), h["final_score"].as_f64().unwrap()))
+        .collect()
+}
+
+fn cli_ids(v: &Value) -> Vec<String> {
+    ranking(v).into_iter().map(|(id, _)| id).collect()
+}
+
+/// 45 papers without citation links, 30 of them about `alpha`, built by the binary.
+fn unlinked(dir: &Path) {
+    let lines: Vec<String> = (0..45)
+        .map(|i| {
+            let words = if i < 30 { format!("alpha {}", "beta ".repeat(i % 7)) } else { "gamma".to_string() };
+            json!({"id": format!("u{i:02}"), "title": words, "abstract": "", "year": 1990 + i}).to_string()
+        })
+        .collect();
+    std::fs::write(dir.join("u.jsonl"), lines.join("\n")).unwrap();
+    let o = run_in(dir, &["--db", "u.db", "build", "-q", "--jsonl", "u.jsonl"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+/// The mock index, built by the binary (it holds citation links).
+fn cli_mock(dir: &Path) {
+    let o = run_in(dir, &["--db", "m.db", "build", "-q"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+#[test]
+fn the_pool_covers_the_limit_so_every_match_is_listed() {
+    let dir = tempfile::tempdir().unwrap();
+    unlinked(dir.path());
+    let (all, _) = cli_search(dir.path(), "u.db", &["alpha", "--limit", "100"]);
+    assert_eq!(all["hit_count"], 30, "every paper that matches: {all}");
+    assert_eq!(cli_ids(&all).len(), 30);
+    // The old default (the pool of --top-k) listed only the ten seeds.
+    let (old, _) = cli_search(dir.path(), "u.db", &["alpha", "--limit", "100", "--pool", "10"]);
+    assert_eq!(old["hit_count"], 10);
+    // A short page ranks the same pool (100): its hits are the long list's first.
+    let (few, _) = cli_search(dir.path(), "u.db", &["alpha", "--limit", "3"]);
+    assert_eq!(few["hit_count"], 30);
+    assert_eq!(ranking(&few), ranking(&all)[..3]);
+}
+
+#[test]
+fn offset_pages_on_through_one_long_page() {
+    let dir = tempfile::tempdir().unwrap();
+    unlinked(dir.path());
+    cli_mock(dir.path());
+    for (db, q) in [("u.db", "alpha beta"), ("m.db", "sparse attention"), ("m.db", "retrieval augmented generation")] {
+        let (long, _) = cli_search(dir.path(), db, &[q, "--limit", "24"]);
+        let long = ranking(&long);
+        assert!(long.len() > 12, "{db} {q}: {}", long.len());
+        let mut paged = Vec::new();
+        for offset in ["0", "8", "16"] {
+            let (page, _) = cli_search(dir.path(), db, &[q, "--limit", "8", "--offset", offset]);
+            paged.extend(ranking(&page));
+        }
+        assert_eq!(paged, long, "{db} {q}: pages 1-3 of 8 are the long page of 24");
+    }
+    // Past the end: an empty page, the count still the whole merged set's.
+    let (past, _) = cli_search(dir.path(), "u.db", &["alpha", "--limit", "10", "--offset", "100"]);
+    assert!(cli_ids(&past).is_empty());
+    assert_eq!(past["hit_count"], 30);
+}
+
+#[test]
+fn weighted_is_the_default_with_citation_links_and_by_hops_without() {
+    let dir = tempfile::tempdir().unwrap();
+    unlinked(dir.path());
+    cli_mock(dir.path());
+    let mut differs = 0;
+    for q in ["sparse attention", "retrieval augmented generation", "low-rank adapters"] {
+        let (default, _) = cli_search(dir.path(), "m.db", &[q]);
+        let (weighted, _) = cli_search(dir.path(), "m.db", &[q, "--graph-score", "weighted"]);
+        let (by_hops, _) = cli_search(dir.path(), "m.db", &[q, "--graph-score", "by-hops"]);
+        assert_eq!(ranking(&default), ranking(&weighted), "{q}");
+        differs += usize::from(ranking(&default) != ranking(&by_hops));
+    }
+    assert!(differs > 0, "the two graph scores never differed on the mock corpus");
+    let (default, _) = cli_search(dir.path(), "u.db", &["alpha beta"]);
+    let (by_hops, _) = cli_search(dir.path(), "u.db", &["alpha beta", "--graph-score", "by-hops"]);
+    let (weighted, _) = cli_search(dir.path(), "u.db", &["alpha beta", "--graph-score", "weighted"]);
+    assert_eq!(ranking(&default), ranking(&by_hops));
+    assert_ne!(ranking(&default), ranking(&weighted), "weighted's own weights differ");
+}
+
+#[test]
+fn hybrid_is_the_default_with_vectors_for_the_configured_model_and_says_so() {
+    use litindex::embed::MODEL_DIR_ENV;
+    use litindex::embed::tiny::write_tiny_model;
+    let dir = tempfile::tempdir().unwrap();
+    unlinked(dir.path());
+    let search = |args: &[&str], model: Option<&Path>| -> (Value, String) {
+        let mut c = litindex();
+        c.current_dir(dir.path()).args(["--db", "u.db", "search"]).args(args).args(["--format", "json"]);
+        match model {
+            Some(m) => c.env(MODEL_DIR_ENV, m),
+            None => c.env_remove(MODEL_DIR_ENV),
+        };
+        let o = c.output().unwrap();
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        (serde_json::from_str(&stdout(&o)).unwrap(), stderr(&o))
+    };
+    // No vectors: BM25, and nothing to say.
+    let (v, err) = search(&["alpha"], None);
+    assert_eq!((v["mode"].as_str(), err.as_str()), (Some("bm25"), ""));
+
+    let model = dir.path().join("tiny");
+    write_tiny_model(&model, 8, 1).unwrap();
+    let o = litindex().current_dir(dir.path()).args(["--db", "u.db", "embed", "--model-dir"]).arg(&model).output();
+    assert!(o.as_ref().unwrap().status.success(), "{}", stderr(o.as_ref().unwrap()));
+    // Vectors for the recorded model: hybrid (minmax), with one note.
+    let (v, err) = search(&["alpha"], None);
+    assert_eq!(v["mode"], "hybrid", "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("first stage: hybrid (minmax)") && err.contains("--mode bm25"), "{err}");
+    let (explicit, _) = search(&["alpha", "--mode", "hybrid", "--fusion", "minmax"], None);
+    assert_eq!(ranking(&v), ranking(&explicit));
+    // An explicit --mode bm25 says nothing.
+    let (v, err) = search(&["alpha", "--mode", "bm25"], None);
+    assert_eq!((v["mode"].as_str(), err.as_str()), (Some("bm25"), ""));
+    // Another model configured: BM25, and the note says why.
+    let other = dir.path().join("other");
+    write_tiny_model(&other, 8, 2).unwrap();
+    let (v, err) = search(&["alpha"], Some(&other));
+    assert_eq!(v["mode"], "bm25", "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("first stage: bm25") && err.contains("fingerprint"), "{err}");
 }

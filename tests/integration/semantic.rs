@@ -297,8 +297,8 @@ fn embed_is_incremental_and_dense_search_finds_the_same_text() {
     // The graph pass still runs from the dense seeds.
     let r = search_json(&db, &[&text, "--mode", "dense", "--top-k", "1", "--pool", "1", "--limit", "50"]);
     assert!(r["hit_count"].as_u64().unwrap() >= 1);
-    // bm25 mode is unchanged: no semantic scores.
-    let r = search_json(&db, &["coral reef"]);
+    // bm25 mode is unchanged: no semantic scores (asked for: with vectors the default is hybrid).
+    let r = search_json(&db, &["coral reef", "--mode", "bm25"]);
     assert_eq!(r["mode"], "bm25");
     assert!(r["ranked"][0]["dense_score"].is_null() && r["ranked"][0]["fused_score"].is_null());
     // The table says which first stage ranked (hybrid fuses by minmax unless told).

@@ -118,11 +118,13 @@ impl Litindex {
     fn context(&self, Parameters(p): Parameters<Context>) -> Result<CallToolResult, String> {
         let k = limit(p.k, CONTEXT_SOURCES)?;
         let budget = limit(p.max_tokens, BUDGET)?.max(100);
-        let options = SearchOptions::new(text("question", &p.question)?, Page { offset: 0, size: k });
+        let options = SearchOptions {
+            model_dir: super::model_dir(),
+            ..SearchOptions::new(text("question", &p.question)?, Page { offset: 0, size: k })
+        };
         let value = self.with_store(|store| {
-            let request = options.request(store)?;
-            // The options ask for no dense first stage: no model to load.
-            Ok(serde_json::to_value(pack(store, &request, None, k, Some(budget))?)?)
+            let resolved = options.request(store)?;
+            Ok(serde_json::to_value(pack(store, &resolved.request, resolved.semantic.as_ref(), k, Some(budget))?)?)
         })?;
         Ok(structured(value))
     }

@@ -159,13 +159,16 @@ impl Litindex {
             must_not: p.not,
             feedback: p.feedback != Some(false),
             show_excluded: p.show_excluded,
+            model_dir: model_dir(),
             ..SearchOptions::new(p.query, page.page(size))
         };
-        let dir = model_dir();
         let (value, more) = self.with_store(|store| {
-            let request = options.request(store)?;
-            let result = run_search(store, &request, &options.query, dir.as_deref(), &print_note)?;
-            Ok((to_json(&result)?, more_after(&request, &result)))
+            let resolved = options.request(store)?;
+            for n in &resolved.notes {
+                print_note(n);
+            }
+            let result = run_search(store, &resolved, &options.query)?;
+            Ok((to_json(&result)?, more_after(&resolved.request, &result)))
         })?;
         let (body, items) = split(value, "ranked");
         Ok(structured(page.fit(body, "ranked", items, more)))

@@ -160,12 +160,16 @@ async fn search_page(State(app): State<Arc<App>>, Query(form): Query<SearchForm>
         if form.is_empty() {
             return Ok(None);
         }
-        let options = form.options()?;
+        let mut options = form.options()?;
+        options.model_dir = crate::commands::model_dir();
         let store = app.open()?;
-        let request = options.request(&store)?;
-        let dir = crate::commands::model_dir();
-        let result = run_search(&store, &request, &options.query, dir.as_deref(), &print_note)?;
-        let more = more_after(&request, &result);
+        let resolved = options.request(&store)?;
+        for n in &resolved.notes {
+            print_note(n);
+        }
+        let result = run_search(&store, &resolved, &options.query)?;
+        let request = &resolved.request;
+        let more = more_after(request, &result);
         Ok(Some(SearchView { weights: request.params.weights, offset: request.offset, more, result }))
     })
     .await;

@@ -43,7 +43,9 @@ fn run_db(db: &Path, args: &[&str]) -> Output {
 /// Builds the mock-corpus index at `dir/mock.db` with the binary and returns its path.
 fn build_mock(dir: &Path) -> PathBuf {
     let db = dir.join("mock.db");
-    let out = run_db(&db, &["build"]);
+    // `plain`, the analyzer these tests were written for (the default before issue 22;
+    // `analyzers.rs` tests the new default).
+    let out = run_db(&db, &["build", "--analyzer", "plain"]);
     assert_success(&out);
     assert!(db.is_file(), "build did not create {}", db.display());
     db

@@ -68,7 +68,7 @@ fn a_full_file_system_fails_cleanly_and_stays_consistent() {
     }
     let _guard = Mounted(mnt.clone());
     let db = mnt.join("i.db");
-    ok(&run(&db, &["build"]));
+    ok(&run(&db, &["build", "--analyzer", "plain"]));
     let corpus = dir.path().join("big.jsonl");
     fs::write(&corpus, generated_corpus(400, 12)).unwrap();
     let before = dump(&db);
