@@ -28,7 +28,7 @@
 //! feedback from marks, and the dense and hybrid first stages.
 
 use std::cell::Cell;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -42,7 +42,7 @@ use crate::evidence::EvidenceQuery;
 use crate::graph::{Adjacency, Direction, Node, bfs};
 use crate::paper::PaperId;
 use crate::search::rank;
-use crate::search::retriever::{Details, FirstList, Listed, PaperScores, Papers, Retriever};
+use crate::search::retriever::{Details, FirstList, Listed, PaperScores, Papers, Retriever, Walk};
 use crate::search::{Mode, RetrievalResult, SearchRequest};
 
 /// Ids per `ids` or `terms` query of the walk and the merge.
@@ -337,12 +337,7 @@ impl<'a> Retriever for Remote<'a> {
         Ok(FirstList { mode: Mode::Bm25, list })
     }
 
-    fn walk(
-        &mut self,
-        seeds: &[String],
-        hops: u32,
-        direction: Direction,
-    ) -> anyhow::Result<(BTreeMap<String, u32>, Papers<Node>)> {
+    fn walk(&mut self, seeds: &[String], hops: u32, direction: Direction) -> anyhow::Result<Walk<Node>> {
         Ok((bfs(&self.graph, seeds, hops, direction)?, Papers::new()))
     }
 

@@ -43,6 +43,10 @@ pub struct FirstList<D> {
 /// The papers the ranker knows by id: the retriever's handle and the year of each.
 pub type Papers<D> = HashMap<String, (D, Option<i32>)>;
 
+/// A walk's answer: every reached id with its distance, and the papers
+/// among them whose handles and years came with it.
+pub type Walk<D> = (BTreeMap<String, u32>, Papers<D>);
+
 /// What a merged paper scored, before normalisation.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct PaperScores {
@@ -79,12 +83,7 @@ pub trait Retriever {
 
     /// The walk from `seeds`: every id within `hops` steps with its distance,
     /// and the handles and years of those it knows to be papers already.
-    fn walk(
-        &mut self,
-        seeds: &[String],
-        hops: u32,
-        direction: Direction,
-    ) -> anyhow::Result<(BTreeMap<String, u32>, Papers<Self::Doc>)>;
+    fn walk(&mut self, seeds: &[String], hops: u32, direction: Direction) -> anyhow::Result<Walk<Self::Doc>>;
 
     /// The handle and year of each of `ids` that is a paper of the index (repeats allowed).
     fn papers(&mut self, ids: &[&String]) -> anyhow::Result<Papers<Self::Doc>>;
@@ -236,12 +235,7 @@ impl<'a> Retriever for Local<'a> {
         Ok(FirstList { mode, list })
     }
 
-    fn walk(
-        &mut self,
-        seeds: &[String],
-        hops: u32,
-        direction: Direction,
-    ) -> anyhow::Result<(BTreeMap<String, u32>, Papers<i64>)> {
+    fn walk(&mut self, seeds: &[String], hops: u32, direction: Direction) -> anyhow::Result<Walk<i64>> {
         self.store.walk_papers(seeds, hops, direction)
     }
 
