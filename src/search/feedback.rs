@@ -29,7 +29,7 @@
 //! The parameters (`FeedbackParams::default`) were chosen on CACM's
 //! odd-numbered queries (docs/EVALUATION.md, "Feedback").
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 
 use serde::Serialize;
 
@@ -38,39 +38,8 @@ use crate::candidate::DocScores;
 use crate::graph::{Direction, bfs};
 use crate::store::{Label, Store, StoreAdjacency};
 
+use super::request::{Feedback, FeedbackParams};
 use super::score::closeness_bonus;
-
-/// How favorites feed the ranking.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct FeedbackParams {
-    /// How many expansion terms the favorites give (0: no expansion).
-    pub terms: usize,
-    /// β: the expansion's weight against the query's own BM25.
-    pub beta: f64,
-    /// Whether the favorites seed the citation walk.
-    pub seed: bool,
-    /// γ: added to the final score times the by-hops graph score of the
-    /// distance from the nearest favorite (1 / 0.6 / 0.3 for 0 / 1 / 2 hops).
-    pub near: f64,
-}
-
-impl Default for FeedbackParams {
-    fn default() -> Self {
-        FeedbackParams { terms: 20, beta: 2.0, seed: true, near: 0.4 }
-    }
-}
-
-/// The user's marks as a search takes them.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Feedback {
-    /// Canonical ids of papers marked as useful.
-    pub favorites: Vec<String>,
-    /// Canonical ids never shown.
-    pub excluded: HashSet<String>,
-    /// Show the excluded papers anyway, flagged.
-    pub show_excluded: bool,
-    pub params: FeedbackParams,
-}
 
 impl Feedback {
     /// The marks of the index: its favorites when `use_favorites`, its

@@ -50,15 +50,15 @@ pub(crate) mod retriever;
 pub mod score;
 
 pub use crate::candidate::{Candidate, DocScores, top_k};
-pub use feedback::{Feedback, FeedbackParams, FeedbackPart};
+pub use feedback::FeedbackPart;
 pub use filter::{Filter, YearRange};
 pub use first_stage::{bm25_scores, bm25_term_scores};
 pub use query::{ParsedQuery, QueryError, parse as parse_query};
 pub use rank::{Hit, RetrievalResult};
 pub use request::{
-    DEFAULT_DENSE_K, DEFAULT_HOPS, DEFAULT_LIMIT, DEFAULT_RERANK_WEIGHT, DEFAULT_TOP_K, Fusion, GraphScore,
-    MAX_SEARCH_HOPS, Mode, ModeDefaults, RRF_K, SearchParams, SearchRequest, SemanticParams, WEIGHTED_DEFAULTS,
-    Weights,
+    DEFAULT_DENSE_K, DEFAULT_HOPS, DEFAULT_LIMIT, DEFAULT_RERANK_WEIGHT, DEFAULT_TOP_K, Feedback, FeedbackParams,
+    Fusion, GraphScore, MAX_SEARCH_HOPS, Mode, ModeDefaults, RRF_K, SearchParams, SearchRequest, SemanticParams,
+    WEIGHTED_DEFAULTS, Weights,
 };
 pub use score::{Explanation, ScoreParts, graph_score, recency_score};
 
