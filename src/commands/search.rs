@@ -6,7 +6,7 @@ use super::UsageError;
 use crate::cli::{Format, MarkedSearchOpts, SearchArgs, SearchOpts, Switch};
 use litindex::api::run_search;
 use litindex::evidence::mark;
-use litindex::search::{Feedback, Hit, Mode, Resolved, RetrievalResult, SearchChoices, SearchRequest};
+use litindex::search::{Explanation, Feedback, Hit, Mode, Resolved, RetrievalResult, SearchChoices, SearchRequest};
 use litindex::store::Store;
 
 /// Checks the arguments that clap cannot.
@@ -75,7 +75,6 @@ pub(super) fn print(
     mut result: RetrievalResult,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
-    let params = request.params;
     // The query as typed, operators and all.
     result.query = args.query.clone();
     let semantic_mode = result.mode != Mode::Bm25;
@@ -140,37 +139,18 @@ pub(super) fn print(
                     writeln!(out, "      {}", mark(&h.snippet, &h.snippet_spans, bold.0, bold.1))?;
                 }
             }
-            let w = params.weights;
-            let (first, seed) = if semantic_mode {
-                let s = request.semantic;
-                let name = match s.mode {
-                    Mode::Hybrid => format!("hybrid {}", s.fusion.name()),
-                    m => m.name().to_string(),
-                };
-                let rerank = if s.rerank > 0 { format!(" + rerank {}", s.rerank) } else { String::new() };
-                (format!("fused ({name}{rerank})"), "a first-stage seed")
-            } else {
-                ("bm25_norm".to_string(), "a BM25 seed")
-            };
-            // The flags' filter and the query's, as the library applied them.
-            let filter = match &result.parsed_query {
-                Some(q) => request.filter.clone().and(q.filter.clone()),
-                None => request.filter.clone(),
-            };
-            if !filter.is_empty() {
-                writeln!(out, "filter: {filter} (hits, top and average are over the papers that pass)")?;
+            if !request.filter.is_empty() {
+                writeln!(out, "filter: {} (hits, top and average are over the papers that pass)", request.filter)?;
             }
             writeln!(
                 out,
-                "{} hits (showing {}), top {:.3}, average {:.3}, {:.1} ms; final = {}·{first} + {}·graph + {}·recency; hop = citation steps from {seed}",
+                "{} hits (showing {}), top {:.3}, average {:.3}, {:.1} ms; {}",
                 result.hit_count,
                 result.ranked.len(),
                 result.top_score,
                 result.average_score,
                 result.wall_time_ms,
-                w.bm25,
-                w.graph,
-                w.recency
+                Explanation::new(request, result.mode)
             )?;
             if !request.feedback.favorites.is_empty() {
                 writeln!(

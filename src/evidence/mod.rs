@@ -37,7 +37,7 @@ pub(crate) use eval::for_each_line;
 pub use eval::{EvidenceEval, eval_evidence};
 pub use sentences::split_sentences;
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::ops::Range;
 
 use serde::Serialize;
@@ -89,17 +89,28 @@ impl EvidenceQuery {
     /// of the index term(s) of the query word it came from (one statement).
     pub fn new(store: &Store, query: &str) -> anyhow::Result<EvidenceQuery> {
         let meta = store.meta()?;
-        let analyzer = meta.analyzer()?;
+        EvidenceQuery::with_stats(meta.analyzer()?, query, |terms| Ok((meta.num_docs, store.doc_freqs(terms)?)))
+    }
+
+    /// [`EvidenceQuery::new`] over another copy of the index (a cluster's):
+    /// `analyzer` is the index's, and `stats` gives the index's N and the
+    /// document frequency of each of the index terms it is given (a term
+    /// left out has df 0), in one call.
+    pub fn with_stats(
+        analyzer: Analyzer,
+        query: &str,
+        stats: impl FnOnce(&[String]) -> anyhow::Result<(u64, HashMap<String, u64>)>,
+    ) -> anyhow::Result<EvidenceQuery> {
         let words: Vec<(Vec<String>, Vec<String>)> = query
             .unicode_words()
             .map(|w| (analyzer.tokenize(w), Analyzer::English.tokenize(w)))
             .filter(|(_, english)| !english.is_empty())
             .collect();
         let index_terms: Vec<String> = words.iter().flat_map(|(i, _)| i.iter().cloned()).collect();
-        let df = store.doc_freqs(&index_terms)?;
+        let (num_docs, df) = stats(&index_terms)?;
         let mut idf: BTreeMap<String, f64> = BTreeMap::new();
         for (index, english) in words {
-            let w = index.iter().map(|t| Bm25::idf(meta.num_docs, df.get(t).copied().unwrap_or(0))).fold(0.0, f64::max);
+            let w = index.iter().map(|t| Bm25::idf(num_docs, df.get(t).copied().unwrap_or(0))).fold(0.0, f64::max);
             for t in english {
                 let e = idf.entry(t).or_insert(0.0);
                 *e = e.max(w);

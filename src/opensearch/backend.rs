@@ -15,35 +15,35 @@
 //!    (an `ids` query, `_source` filtered to that field), its citations the
 //!    papers whose `references` hold one of its ids (a `terms` query); both in
 //!    batches of [`BATCH`] ids, pages of [`PAGE`] hits by `search_after`.
-//! 3. Merge and rank as [`crate::search::rank`] does: the merged papers'
-//!    own BM25 scores and years come from one query per batch (an `ids`
-//!    filter plus the same `term` clauses), then the same `bm25_norm`,
-//!    `graph_score` (by hops, or weighted through the same
-//!    `seed_evidence`), `recency_score` over the export's year range, and
-//!    `final_score`, ties by id; the hits shown are read with one `ids` query.
+//! 3. Merge, score, sort and hydrate: [`crate::search::rank`]'s one ranking,
+//!    over this backend's [`Retriever`]: the merged papers' own BM25 scores
+//!    and years come from one query per batch (an `ids` filter plus the
+//!    same `term` clauses), a paper's handle is its node in the search's
+//!    walk, `recency_score` is over the export's year range, and the hits
+//!    shown are read with one `ids` query. Their evidence sentences are
+//!    picked as locally ([`crate::evidence`]), with the idf of the query's
+//!    words from the cluster's N and df ([`super::exact::doc_freqs`]).
 //!
 //! Not on this backend (each refused with an error that says so): a filter,
-//! feedback from marks, and the dense and hybrid first stages. A hit's
-//! snippet is the abstract's first two sentences (the local evidence
-//! sentences need the local index's idf).
+//! feedback from marks, and the dense and hybrid first stages.
 
-use std::borrow::Cow;
 use std::cell::Cell;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
 use super::client::{Client, Target};
-use super::exact::{Exact, max_window, window};
+use super::exact::{Exact, doc_freqs, max_window, window};
 use super::mapping::{RemoteMeta, check};
 use super::walk::RemoteAdjacency;
 use crate::bm25::query_terms;
-use crate::candidate::Candidate;
-use crate::graph::bfs;
+use crate::evidence::EvidenceQuery;
+use crate::graph::{Adjacency, Direction, Node, bfs};
 use crate::paper::PaperId;
-use crate::search::rank::seed_evidence;
-use crate::search::{GraphScore, Hit, Mode, RetrievalResult, SearchRequest, graph_score, recency_score, snippet};
+use crate::search::rank;
+use crate::search::retriever::{Details, FirstList, Listed, PaperScores, Papers, Retriever, Walk};
+use crate::search::{Mode, RetrievalResult, SearchRequest};
 
 /// Ids per `ids` or `terms` query of the walk and the merge.
 pub const BATCH: usize = 1024;
@@ -248,86 +248,13 @@ impl Backend {
     /// Runs `request` against the index: see the module doc.
     pub fn search(&self, request: &SearchRequest) -> anyhow::Result<RetrievalResult> {
         let started = Instant::now();
-        let asked = request.query.clone();
         // A query in the query language: its free text (a filter in it is refused below).
-        let request: Cow<SearchRequest> =
-            if request.query_syntax { Cow::Owned(request.parsed()?) } else { Cow::Borrowed(request) };
-        refuse_unsupported(&request, &self.target)?;
-        let params = &request.params;
-        let terms = query_terms(self.meta.analyzer, &request.query);
-        let depth = params.top_k.max(params.pool);
-        let exact = match self.scoring {
-            Scoring::Exact if !terms.is_empty() => Some(Exact::new(self, &terms)?),
-            _ => None,
-        };
-        let pool = self.first_stage(&terms, depth, exact.as_ref())?;
-        let seeds = &pool[..params.top_k.min(pool.len())];
-        let seed_ids: Vec<String> = seeds.iter().map(|(id, _)| id.clone()).collect();
-        let adjacency = RemoteAdjacency::new(self);
-        let reached = bfs(&adjacency, &seed_ids, params.hops, params.direction)?;
-        let mut wanted: Vec<String> = reached.keys().cloned().collect();
-        wanted.extend(pool.iter().map(|(id, _)| id.clone()));
-        wanted.sort();
-        wanted.dedup();
-        let papers = self.scores_of(&terms, &wanted, exact.as_ref())?;
-        // Merge as locally: reached papers with their distance, then the
-        // pool. There are no doc ids here: 0 stands in (seed_evidence only
-        // looks ids up).
-        let mut merged: BTreeMap<String, (i64, Option<u32>)> = BTreeMap::new();
-        for (id, distance) in reached {
-            if papers.contains_key(&id) {
-                merged.insert(id, (0, Some(distance)));
-            }
-        }
-        for (id, _) in &pool {
-            merged.entry(id.clone()).or_insert((0, None));
-        }
-        let bm25 = |id: &str| papers.get(id).map_or(0.0, |s| s.bm25);
-        let max = merged.keys().map(|id| bm25(id)).fold(0.0, f64::max);
-        let norm = |s: f64| if max > 0.0 { s / max } else { 0.0 };
-        let evidence = match params.graph_score {
-            GraphScore::ByHops => None,
-            GraphScore::Weighted => {
-                let seeds: Vec<(String, Candidate)> =
-                    seeds.iter().map(|(id, s)| (id.clone(), Candidate { doc: 0, score: s.bm25 })).collect();
-                Some(seed_evidence(&adjacency, &seeds, norm, params.hops, params.direction, &merged)?)
-            }
-        };
-        let w = params.weights;
-        let mut ranked: Vec<Hit> = merged
-            .into_iter()
-            .map(|(id, (_, distance))| {
-                let year = papers.get(&id).and_then(|s| s.year);
-                let bm25_score = bm25(&id);
-                let bm25_norm = norm(bm25_score);
-                let graph_score = match &evidence {
-                    None => graph_score(distance),
-                    Some(e) => e.get(&id).copied().unwrap_or(0.0),
-                };
-                let recency_score = recency_score(year, self.meta.min_year, self.meta.max_year);
-                let final_score = w.bm25 * bm25_norm + w.graph * graph_score + w.recency * recency_score;
-                bare_hit(id, year, bm25_score, bm25_norm, distance, graph_score, recency_score, final_score)
-            })
-            .collect();
-        ranked.sort_by(|a, b| b.final_score.total_cmp(&a.final_score).then_with(|| a.id.cmp(&b.id)));
-        let (hit_count, top_score) = (ranked.len(), ranked.first().map_or(0.0, |h| h.final_score));
-        let total: f64 = ranked.iter().map(|h| h.final_score).sum();
-        let average_score = total / hit_count.max(1) as f64;
-        ranked.drain(..request.offset.min(ranked.len()));
-        ranked.truncate(request.limit.unwrap_or(usize::MAX));
-        self.hydrate(&mut ranked)?;
-        Ok(RetrievalResult {
-            query: asked,
-            mode: Mode::Bm25,
-            hit_count,
-            average_score,
-            top_score,
-            wall_time_ms: started.elapsed().as_secs_f64() * 1000.0,
-            favorites: Vec::new(),
-            excluded_hidden: 0,
-            ranked,
-            parsed_query: None,
-        })
+        let (parsed, query) = request.parsed_with_query()?;
+        refuse_unsupported(&parsed, &self.target)?;
+        let mut remote = Remote::new(self, &parsed)?;
+        let mut result = rank::rank(&mut remote, &parsed, &request.query, started)?;
+        result.parsed_query = Some(query);
+        Ok(result)
     }
 
     /// The index's id of a paper named by `input`: its id or any alias, tried
@@ -341,27 +268,6 @@ impl Backend {
         let ids: Vec<String> = hits.iter().map(hit_id).collect();
         Ok(candidates.iter().find(|c| ids.contains(c)).cloned().or_else(|| ids.into_iter().next()))
     }
-
-    /// Fills in the details of the hits shown, from one `ids` query per batch.
-    fn hydrate(&self, hits: &mut [Hit]) -> anyhow::Result<()> {
-        let ids: Vec<String> = hits.iter().map(|h| h.id.clone()).collect();
-        let fields = ["title", "abstract", "authors", "venue", "references"];
-        let sources = self.sources(&ids, &fields)?;
-        let strings = |v: &Value| -> Vec<String> {
-            v.as_array().map(|a| a.iter().filter_map(|s| s.as_str().map(str::to_string)).collect()).unwrap_or_default()
-        };
-        for h in hits {
-            let Some(s) = sources.get(&h.id) else { continue };
-            h.title = s["title"].as_str().unwrap_or_default().to_string();
-            h.authors = strings(&s["authors"]);
-            h.venue = s["venue"].as_str().map(str::to_string);
-            h.snippet = snippet(s["abstract"].as_str().unwrap_or_default(), 2);
-            let mut refs = strings(&s["references"]);
-            refs.sort();
-            h.references = refs;
-        }
-        Ok(())
-    }
 }
 
 /// Whether the exact list `list` (best first) surely holds the true best `depth`:
@@ -371,41 +277,6 @@ impl Backend {
 /// is above `floor` (with room for Lucene's f32 rounding).
 fn proven(list: &[(String, Scored)], depth: usize, floor: f64) -> bool {
     list.get(depth.saturating_sub(1)).is_some_and(|(_, s)| s.bm25 > floor * (1.0 + 1e-5))
-}
-
-/// A hit with its scores and nothing read yet.
-#[allow(clippy::too_many_arguments)]
-fn bare_hit(
-    id: String,
-    year: Option<i32>,
-    bm25_score: f64,
-    bm25_norm: f64,
-    graph_distance: Option<u32>,
-    graph_score: f64,
-    recency_score: f64,
-    final_score: f64,
-) -> Hit {
-    Hit {
-        id,
-        title: String::new(),
-        year,
-        authors: Vec::new(),
-        venue: None,
-        bm25_score,
-        bm25_norm,
-        graph_distance,
-        graph_score,
-        recency_score,
-        final_score,
-        dense_score: None,
-        fused_score: None,
-        rerank_score: None,
-        snippet: String::new(),
-        snippet_spans: Vec::new(),
-        references: Vec::new(),
-        feedback: None,
-        excluded: false,
-    }
 }
 
 /// The parts of a search this backend does not do, as errors.
@@ -431,4 +302,108 @@ pub(crate) fn hit_id(hit: &Value) -> String {
 
 fn year_of(hit: &Value) -> Option<i32> {
     hit["_source"]["year"].as_i64().and_then(|y| i32::try_from(y).ok())
+}
+
+/// The cluster as the ranker reads it, for one search: a paper's handle
+/// is its node in the search's walk (the ids [`RemoteAdjacency`] interns).
+struct Remote<'a> {
+    backend: &'a Backend,
+    terms: Vec<(String, u32)>,
+    exact: Option<Exact>,
+    graph: RemoteAdjacency<'a>,
+    /// The merged papers' BM25 and years, by handle.
+    scored: HashMap<Node, Scored>,
+}
+
+impl<'a> Remote<'a> {
+    /// The retriever of `request` (parsed, and refused if it needs what this backend lacks).
+    fn new(backend: &'a Backend, request: &SearchRequest) -> anyhow::Result<Remote<'a>> {
+        let terms = query_terms(backend.meta.analyzer, &request.query);
+        let exact = match backend.scoring {
+            Scoring::Exact if !terms.is_empty() => Some(Exact::new(backend, &terms)?),
+            _ => None,
+        };
+        Ok(Remote { backend, terms, exact, graph: RemoteAdjacency::new(backend), scored: HashMap::new() })
+    }
+}
+
+impl<'a> Retriever for Remote<'a> {
+    type Doc = Node;
+    type Graph = RemoteAdjacency<'a>;
+
+    fn first_stage(&mut self, depth: usize) -> anyhow::Result<FirstList<Node>> {
+        let list = self.backend.first_stage(&self.terms, depth, self.exact.as_ref())?;
+        let ids: Vec<String> = list.iter().map(|(id, _)| id.clone()).collect();
+        let nodes = self.graph.nodes_of(&ids)?;
+        let list = list.into_iter().zip(nodes).map(|((id, s), (_, doc))| Listed { id, doc, score: s.bm25 }).collect();
+        Ok(FirstList { mode: Mode::Bm25, list })
+    }
+
+    fn walk(&mut self, seeds: &[String], hops: u32, direction: Direction) -> anyhow::Result<Walk<Node>> {
+        Ok((bfs(&self.graph, seeds, hops, direction)?, Papers::new()))
+    }
+
+    fn papers(&mut self, ids: &[&String]) -> anyhow::Result<Papers<Node>> {
+        let mut wanted: Vec<String> = ids.iter().map(|id| (*id).clone()).collect();
+        wanted.sort();
+        wanted.dedup();
+        let scored = self.backend.scores_of(&self.terms, &wanted, self.exact.as_ref())?;
+        let found: Vec<String> = scored.keys().cloned().collect();
+        let mut out = Papers::new();
+        for (id, doc) in self.graph.nodes_of(&found)? {
+            let s = scored[&id];
+            out.insert(id, (doc, s.year));
+            self.scored.insert(doc, s);
+        }
+        Ok(out)
+    }
+
+    fn scores(&mut self, docs: &[Node]) -> anyhow::Result<Vec<PaperScores>> {
+        Ok(docs
+            .iter()
+            .map(|doc| {
+                let bm25 = self.scored.get(doc).map_or(0.0, |s| s.bm25);
+                PaperScores { bm25, first: bm25, dense: None, rerank: None }
+            })
+            .collect())
+    }
+
+    fn graph(&self) -> &RemoteAdjacency<'a> {
+        &self.graph
+    }
+
+    fn years(&self) -> (Option<i32>, Option<i32>) {
+        (self.backend.meta.min_year, self.backend.meta.max_year)
+    }
+
+    /// One `ids` query per batch of the hits shown.
+    fn details(&mut self, shown: &[(String, Node)]) -> anyhow::Result<Vec<Details>> {
+        let ids: Vec<String> = shown.iter().map(|(id, _)| id.clone()).collect();
+        let fields = ["title", "abstract", "authors", "venue", "references"];
+        let sources = self.backend.sources(&ids, &fields)?;
+        let strings = |v: &Value| -> Vec<String> {
+            v.as_array().map(|a| a.iter().filter_map(|s| s.as_str().map(str::to_string)).collect()).unwrap_or_default()
+        };
+        Ok(ids
+            .iter()
+            .map(|id| {
+                let Some(s) = sources.get(id) else { return Details::default() };
+                let mut references = strings(&s["references"]);
+                references.sort();
+                Details {
+                    title: s["title"].as_str().unwrap_or_default().to_string(),
+                    abstract_: s["abstract"].as_str().unwrap_or_default().to_string(),
+                    authors: strings(&s["authors"]),
+                    venue: s["venue"].as_str().map(str::to_string),
+                    references,
+                }
+            })
+            .collect())
+    }
+
+    /// The idf of the query's words from the cluster's N and df (one request).
+    fn evidence_query(&mut self, query: &str) -> anyhow::Result<EvidenceQuery> {
+        let backend = self.backend;
+        EvidenceQuery::with_stats(backend.meta.analyzer, query, |terms| doc_freqs(backend, terms))
+    }
 }

@@ -48,6 +48,27 @@ pub fn max_window(depth: usize) -> usize {
     window(depth).saturating_mul(4).min(super::backend::MAX_WINDOW)
 }
 
+/// The index's N and the document frequency of each of `terms` (global,
+/// whatever the shards), in one request (none for no terms): what
+/// [`crate::evidence::EvidenceQuery::with_stats`] needs.
+pub fn doc_freqs(backend: &Backend, terms: &[String]) -> anyhow::Result<(u64, HashMap<String, u64>)> {
+    if terms.is_empty() {
+        return Ok((0, HashMap::new()));
+    }
+    let filters: serde_json::Map<String, Value> =
+        terms.iter().enumerate().map(|(i, t)| (format!("t{i}"), json!({"term": {"text": t}}))).collect();
+    let body = json!({"size": 0, "track_total_hits": true, "aggs": {"df": {"filters": {"filters": filters}}}});
+    let answer = backend.search_answer(&body)?;
+    let num_docs = answer["hits"]["total"]["value"].as_u64().unwrap_or(0);
+    let buckets = &answer["aggregations"]["df"]["buckets"];
+    let df = terms
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.clone(), buckets[format!("t{i}")]["doc_count"].as_u64().unwrap_or(0)))
+        .collect();
+    Ok((num_docs, df))
+}
+
 /// The global statistics of one query's terms.
 pub struct Exact {
     bm25: Bm25,

@@ -12,7 +12,8 @@
 //!   stage is a query on the cluster, the walk is `terms` queries on
 //!   `references` hop by hop ([`walk::RemoteAdjacency`], a
 //!   [`crate::graph::Adjacency`]), and the merge and explained ranking are
-//!   litindex's own ([`crate::search::rank`]'s formulas).
+//!   litindex's own: [`crate::search::rank`]'s one ranking over the
+//!   backend's retriever, with [`crate::search::score`]'s formulas.
 //!
 //! * [`exact`]: litindex's exact BM25 from the cluster's statistics and term
 //!   vectors: Lucene keeps a document's length in one lossy byte, so its

@@ -29,48 +29,17 @@
 //! The parameters (`FeedbackParams::default`) were chosen on CACM's
 //! odd-numbered queries (docs/EVALUATION.md, "Feedback").
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 
 use serde::Serialize;
 
 use crate::bm25::query_terms;
-use crate::candidate::{Candidate, DocScores};
-use crate::graph::bfs;
+use crate::candidate::DocScores;
+use crate::graph::{Direction, bfs};
 use crate::store::{Label, Store, StoreAdjacency};
 
-use super::request::SearchRequest;
-
-/// How favorites feed the ranking.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct FeedbackParams {
-    /// How many expansion terms the favorites give (0: no expansion).
-    pub terms: usize,
-    /// β: the expansion's weight against the query's own BM25.
-    pub beta: f64,
-    /// Whether the favorites seed the citation walk.
-    pub seed: bool,
-    /// γ: added to the final score times the by-hops graph score of the
-    /// distance from the nearest favorite (1 / 0.6 / 0.3 for 0 / 1 / 2 hops).
-    pub near: f64,
-}
-
-impl Default for FeedbackParams {
-    fn default() -> Self {
-        FeedbackParams { terms: 20, beta: 2.0, seed: true, near: 0.4 }
-    }
-}
-
-/// The user's marks as a search takes them.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Feedback {
-    /// Canonical ids of papers marked as useful.
-    pub favorites: Vec<String>,
-    /// Canonical ids never shown.
-    pub excluded: HashSet<String>,
-    /// Show the excluded papers anyway, flagged.
-    pub show_excluded: bool,
-    pub params: FeedbackParams,
-}
+use super::request::{Feedback, FeedbackParams};
+use super::score::closeness_bonus;
 
 impl Feedback {
     /// The marks of the index: its favorites when `use_favorites`, its
@@ -108,7 +77,7 @@ pub struct FeedbackPart {
 }
 
 /// A search's feedback, made ready: the expansion scores and the walk from the favorites.
-pub(super) struct Prepared<'r> {
+pub(crate) struct Prepared<'r> {
     feedback: &'r Feedback,
     /// The expansion's addition to each paper's first-stage BM25.
     added: DocScores,
@@ -117,9 +86,15 @@ pub(super) struct Prepared<'r> {
 }
 
 impl<'r> Prepared<'r> {
-    /// Prepares `request`'s feedback; `own` is the query's BM25.
-    pub(super) fn new(store: &Store, request: &'r SearchRequest, own: &DocScores) -> anyhow::Result<Prepared<'r>> {
-        let feedback = &request.feedback;
+    /// Prepares a search's `feedback`, whose walk goes `hops` steps in
+    /// `direction`; `own` is the query's BM25.
+    pub(super) fn new(
+        store: &Store,
+        feedback: &'r Feedback,
+        hops: u32,
+        direction: Direction,
+        own: &DocScores,
+    ) -> anyhow::Result<Prepared<'r>> {
         let mut out = Prepared { feedback, added: DocScores::default(), hops: BTreeMap::new() };
         if !feedback.active() {
             return Ok(out);
@@ -135,8 +110,7 @@ impl<'r> Prepared<'r> {
             }
         }
         if p.seed {
-            let params = &request.params;
-            out.hops = bfs(&StoreAdjacency(store), &feedback.favorites, params.hops, params.direction)?;
+            out.hops = bfs(&StoreAdjacency(store), &feedback.favorites, hops, direction)?;
         }
         Ok(out)
     }
@@ -160,29 +134,28 @@ impl<'r> Prepared<'r> {
         }
     }
 
-    /// The seeds of the weighted graph score: `seeds` and the favorites the
-    /// merge holds, each favorite at `full` (the top first-stage score).
-    pub(super) fn evidence_seeds(
+    /// Adds the favorites the merge holds (`in_merge`) to the seeds (id,
+    /// first-stage score) of the weighted graph score, each at `full` (the
+    /// top first-stage score): a favorite is a seed of full strength.
+    pub(super) fn add_evidence_seeds(
         &self,
-        seeds: &[(String, Candidate)],
-        doc_of: impl Fn(&str) -> Option<i64>,
+        seeds: &mut Vec<(String, f64)>,
+        in_merge: impl Fn(&str) -> bool,
         full: f64,
-    ) -> Vec<(String, Candidate)> {
-        let mut out = seeds.to_vec();
+    ) {
         if self.feedback.params.seed {
+            let n = seeds.len();
             for f in &self.feedback.favorites {
-                if let (false, Some(doc)) = (seeds.iter().any(|(id, _)| id == f), doc_of(f)) {
-                    out.push((f.clone(), Candidate { doc, score: full }));
+                if !seeds[..n].iter().any(|(id, _)| id == f) && in_merge(f) {
+                    seeds.push((f.clone(), full));
                 }
             }
         }
-        out
     }
 
-    /// `γ · graph_score(hops from the nearest favorite)`: the final score's feedback term.
+    /// The final score's feedback term for paper `id` ([`closeness_bonus`]).
     pub(super) fn closeness_bonus(&self, id: &str) -> f64 {
-        let near = self.feedback.params.near;
-        if near == 0.0 { 0.0 } else { near * super::rank::graph_score(self.hops.get(id).copied()) }
+        closeness_bonus(self.feedback.params.near, self.hops.get(id).copied())
     }
 
     /// Whether paper `id` is excluded, and whether it is to be dropped.

@@ -28,8 +28,16 @@
 //!   yields, which decides which papers are seeded, pooled and shown.
 //! * [`feedback`]: what the user's marks do (favorites expand the query and
 //!   seed the walk; excluded papers are not shown); its module doc has the formulas.
-//! * [`rank`]: the merge, [`graph_score`], [`recency_score`], the final
-//!   score, the [`Hit`]s and their [`snippet`]s; its module doc has the formulas.
+//! * [`score`]: every formula of the final score ([`graph_score`],
+//!   [`recency_score`], the weighted graph score, the feedback term) and
+//!   its explanation ([`Explanation`], [`ScoreParts`]), which the CLI and
+//!   the web page print.
+//! * `retriever`: what the ranker asks of an index (the first stage, the
+//!   walk, years, scores, the shown hits' details): the `Retriever` trait,
+//!   implemented by the local store (`Local`) and by the OpenSearch backend.
+//! * [`rank`]: one ranking over any retriever: merge, score, sort, offset
+//!   and limit, hydrate; the [`Hit`]s, their evidence sentences
+//!   ([`crate::evidence`]).
 
 pub mod defaults;
 pub mod feedback;
@@ -41,19 +49,22 @@ mod narrow_tests;
 pub mod query;
 pub mod rank;
 pub mod request;
+pub(crate) mod retriever;
+pub mod score;
 
 pub use crate::candidate::{Candidate, DocScores, top_k};
 pub use defaults::{IndexFacts, Resolved, SearchChoices, resolve};
-pub use feedback::{Feedback, FeedbackParams, FeedbackPart};
+pub use feedback::FeedbackPart;
 pub use filter::{Filter, YearRange};
 pub use first_stage::{bm25_scores, bm25_term_scores};
 pub use query::{ParsedQuery, QueryError, parse as parse_query};
-pub use rank::{Hit, RetrievalResult, graph_score, recency_score, snippet};
+pub use rank::{Hit, RetrievalResult};
 pub use request::{
-    DEFAULT_DENSE_K, DEFAULT_HOPS, DEFAULT_LIMIT, DEFAULT_RERANK_WEIGHT, DEFAULT_TOP_K, Fusion, GraphScore,
-    MAX_SEARCH_HOPS, Mode, ModeDefaults, RRF_K, SearchParams, SearchRequest, SemanticParams, WEIGHTED_DEFAULTS,
-    Weights,
+    DEFAULT_DENSE_K, DEFAULT_HOPS, DEFAULT_LIMIT, DEFAULT_RERANK_WEIGHT, DEFAULT_TOP_K, Feedback, FeedbackParams,
+    Fusion, GraphScore, MAX_SEARCH_HOPS, Mode, ModeDefaults, RRF_K, SearchParams, SearchRequest, SemanticParams,
+    WEIGHTED_DEFAULTS, Weights,
 };
+pub use score::{Explanation, ScoreParts, graph_score, recency_score};
 
 use crate::embed::SemanticIndex;
 use crate::store::Store;

@@ -1,12 +1,15 @@
 //! The narrow BM25 path ([`super::lexical`]: the store's top-k and
 //! scores-of calls) against the exhaustive one (every matching paper scored
-//! with `bm25_all`, as the search did before), on real SQLite indexes: the
-//! results must be equal in every field (f64s compared exactly) but the
-//! wall time, for many queries and parameter sets.
+//! with `bm25_all`, as the search did before: the retriever
+//! [`Local::exhaustive`]), both ranked by the one [`rank`], on real SQLite
+//! indexes: the results must be equal in every field (f64s compared
+//! exactly) but the wall time, for many queries and parameter sets.
 
 use std::io::Write;
+use std::time::Instant;
 
-use super::rank::{Scoring, search_scoring};
+use super::rank::{parsed, rank, search_in};
+use super::retriever::Local;
 use super::{GraphScore, RetrievalResult, SearchParams, SearchRequest, WEIGHTED_DEFAULTS, Weights};
 use crate::graph::Direction;
 use crate::ingest::{IngestOptions, Input, InputFormat, build};
@@ -78,11 +81,13 @@ fn compare(store: &Store, queries: &[String], limit: usize) -> (usize, usize) {
     for params in param_sets() {
         for q in queries {
             let request = SearchRequest { limit: Some(limit), ..SearchRequest::new(q.as_str(), params) };
-            let run = |scoring| -> RetrievalResult {
-                let r = store.snapshot(|| search_scoring(store, &request, None, scoring)).unwrap();
-                RetrievalResult { wall_time_ms: 0.0, ..r }
+            let exhaustive = || -> anyhow::Result<RetrievalResult> {
+                let parsed = parsed(&request)?;
+                rank(&mut Local::exhaustive(store, &parsed, None)?, &parsed, &request.query, Instant::now())
             };
-            let (narrow, exhaustive) = (run(Scoring::Narrow), run(Scoring::Exhaustive));
+            let untimed = |r: anyhow::Result<RetrievalResult>| RetrievalResult { wall_time_ms: 0.0, ..r.unwrap() };
+            let narrow = untimed(store.snapshot(|| search_in(store, &request, None)));
+            let exhaustive = untimed(store.snapshot(exhaustive));
             assert_eq!(narrow, exhaustive, "query {q:?} with {params:?}");
             compared += 1;
             nonempty += usize::from(narrow.hit_count > 0);

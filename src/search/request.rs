@@ -3,12 +3,12 @@
 //! score go ([`SearchParams`], [`GraphScore`], [`Weights`]), and how many
 //! hits to read in full. [`SearchRequest`] carries all of it.
 
+use std::collections::HashSet;
 use std::fmt;
 use std::str::FromStr;
 
 use serde::Serialize;
 
-use super::feedback::Feedback;
 use super::filter::Filter;
 use crate::graph::Direction;
 
@@ -374,6 +374,38 @@ impl fmt::Display for Fusion {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
+}
+
+/// How favorites feed the ranking.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct FeedbackParams {
+    /// How many expansion terms the favorites give (0: no expansion).
+    pub terms: usize,
+    /// β: the expansion's weight against the query's own BM25.
+    pub beta: f64,
+    /// Whether the favorites seed the citation walk.
+    pub seed: bool,
+    /// γ: added to the final score times the by-hops graph score of the
+    /// distance from the nearest favorite (1 / 0.6 / 0.3 for 0 / 1 / 2 hops).
+    pub near: f64,
+}
+
+impl Default for FeedbackParams {
+    fn default() -> Self {
+        FeedbackParams { terms: 20, beta: 2.0, seed: true, near: 0.4 }
+    }
+}
+
+/// The user's marks as a search takes them (what they do: [`super::feedback`]).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Feedback {
+    /// Canonical ids of papers marked as useful.
+    pub favorites: Vec<String>,
+    /// Canonical ids never shown.
+    pub excluded: HashSet<String>,
+    /// Show the excluded papers anyway, flagged.
+    pub show_excluded: bool,
+    pub params: FeedbackParams,
 }
 
 #[cfg(test)]

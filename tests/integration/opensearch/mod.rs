@@ -8,7 +8,7 @@ mod node;
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use litindex::eval::{Metrics, read_qrels, read_queries};
+use litindex::eval::{Metrics, Query, read_qrels, read_queries};
 use serde_json::Value;
 
 use crate::common::{litindex, scifact_english, shared_data, stderr, stdout};
@@ -188,7 +188,66 @@ fn opensearch_backend_agrees_with_the_local_index() {
             }
         }
     }
+    check_search_hits(&node, dir.path());
     check_eval_and_errors(&node, dir.path());
+}
+
+/// A `search` through the backend gives the local index's hits, every
+/// field (titles, references, the evidence snippets and their spans) equal
+/// and every score within 1e-4 relative, from the first hit and past an
+/// offset, the summary numbers too: the two run one ranking.
+fn check_search_hits(node: &Node, dir: &Path) {
+    for name in ["cacm", "scifact"] {
+        let index = format!("{name}-english");
+        let store = litindex::store::Store::open(&dir.join(format!("{index}.db"))).unwrap();
+        let target = format!("opensearch://{}/{index}", node.host()).parse().unwrap();
+        let backend = litindex::opensearch::Backend::open(&target, std::time::Duration::from_secs(60)).unwrap();
+        let queries = read_queries(&shared_data(name).unwrap().join("queries.jsonl")).unwrap();
+        let snippets = compare_searches(&store, &backend, &queries[..12]);
+        assert!(snippets > 20, "{index}: the hits compared have snippets: {snippets}");
+    }
+}
+
+/// Asserts the local and remote searches of `queries` agree (see
+/// [`check_search_hits`]); returns how many hits had a snippet.
+fn compare_searches(
+    store: &litindex::store::Store,
+    backend: &litindex::opensearch::Backend,
+    queries: &[Query],
+) -> usize {
+    use litindex::search::{GraphScore, SearchParams, SearchRequest};
+    let close = |x: f64, y: f64| (x - y).abs() <= 1e-4 * x.abs().max(y.abs());
+    let mut snippets = 0;
+    for q in queries {
+        for graph_score in [GraphScore::ByHops, GraphScore::Weighted] {
+            for offset in [0, 7] {
+                let params = SearchParams { graph_score, ..SearchParams::default() };
+                let request = SearchRequest { limit: Some(10), offset, ..SearchRequest::new(q.text.as_str(), params) };
+                let local = litindex::search::search(store, &request, None).unwrap();
+                let remote = backend.search(&request).unwrap();
+                let what = format!("{:?} {graph_score:?} offset {offset}", q.id);
+                assert_eq!(local.hit_count, remote.hit_count, "{what}");
+                assert!(close(local.top_score, remote.top_score), "{what}");
+                assert!(close(local.average_score, remote.average_score), "{what}");
+                assert_eq!(local.ranked.len(), remote.ranked.len(), "{what}");
+                for (l, r) in local.ranked.iter().zip(&remote.ranked) {
+                    assert_eq!(
+                        (&l.id, &l.title, &l.authors, &l.venue, l.year, &l.references, l.graph_distance),
+                        (&r.id, &r.title, &r.authors, &r.venue, r.year, &r.references, r.graph_distance),
+                        "{what}"
+                    );
+                    assert_eq!((&l.snippet, &l.snippet_spans), (&r.snippet, &r.snippet_spans), "{what}: {}", l.id);
+                    for (x, y) in
+                        [(l.bm25_score, r.bm25_score), (l.graph_score, r.graph_score), (l.final_score, r.final_score)]
+                    {
+                        assert!(close(x, y), "{what}: {} {x} != {y}", l.id);
+                    }
+                    snippets += usize::from(!l.snippet.is_empty());
+                }
+            }
+        }
+    }
+    snippets
 }
 
 /// `eval --backend` prints the local figures; bad backends fail with a clear line.

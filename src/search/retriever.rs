@@ -1,0 +1,315 @@
+//! What the ranker ([`super::rank::rank`]) asks of an index: the
+//! [`Retriever`] trait, and [`Local`], its implementation over a [`Store`]
+//! (the OpenSearch backend has the other, `crate::opensearch::backend`).
+//!
+//! A retriever answers for one search (it is built from the request):
+//! the first stage's list, the walk from its seeds over its citation graph,
+//! the doc ids and years of papers named by id, the scores of the merged
+//! papers, and the details of the hits shown. The ranker does the rest —
+//! merge, score ([`super::score`]), sort, offset and limit, evidence
+//! sentences ([`crate::evidence`]) — the same way for every retriever.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Debug;
+use std::hash::Hash;
+
+use super::feedback::{FeedbackPart, Prepared};
+use super::filter::Gate;
+use super::first_stage::FirstStage;
+use super::lexical::Lexical;
+use super::request::{Mode, SearchRequest};
+use crate::bm25::query_terms;
+use crate::candidate::DocScores;
+use crate::embed::SemanticIndex;
+use crate::evidence::EvidenceQuery;
+use crate::graph::{Adjacency, Direction};
+use crate::store::{Store, StoreAdjacency};
+
+/// A paper of a first-stage list: its id, the retriever's handle on it and its first-stage score.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Listed<D> {
+    pub id: String,
+    pub doc: D,
+    pub score: f64,
+}
+
+/// The first stage's list, best first, and what ran it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FirstList<D> {
+    pub mode: Mode,
+    pub list: Vec<Listed<D>>,
+}
+
+/// The papers the ranker knows by id: the retriever's handle and the year of each.
+pub type Papers<D> = HashMap<String, (D, Option<i32>)>;
+
+/// A walk's answer: every reached id with its distance, and the papers
+/// among them whose handles and years came with it.
+pub type Walk<D> = (BTreeMap<String, u32>, Papers<D>);
+
+/// What a merged paper scored, before normalisation.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct PaperScores {
+    /// The query's own BM25 (0 when it matches no term).
+    pub bm25: f64,
+    /// The first-stage score (the BM25 after a BM25 first stage without favorites), ≥ 0.
+    pub first: f64,
+    /// The paper's cosine with the query (semantic first stages, a paper with a vector).
+    pub dense: Option<f64>,
+    /// Its best chunk's cosine, when reranked.
+    pub rerank: Option<f64>,
+}
+
+/// What a shown hit needs read: the text the evidence is picked from and the rest.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Details {
+    pub title: String,
+    pub abstract_: String,
+    pub authors: Vec<String>,
+    pub venue: Option<String>,
+    /// Ids it cites, sorted.
+    pub references: Vec<String>,
+}
+
+/// An index as the ranker reads it, for one search.
+pub trait Retriever {
+    /// The retriever's handle on a paper (a doc id in a store).
+    type Doc: Copy + Ord + Hash + Debug;
+    /// The citation graph the walk and the weighted graph score go over.
+    type Graph: Adjacency;
+
+    /// The first stage, `depth` papers deep (fewer when fewer match).
+    fn first_stage(&mut self, depth: usize) -> anyhow::Result<FirstList<Self::Doc>>;
+
+    /// The walk from `seeds`: every id within `hops` steps with its distance,
+    /// and the handles and years of those it knows to be papers already.
+    fn walk(&mut self, seeds: &[String], hops: u32, direction: Direction) -> anyhow::Result<Walk<Self::Doc>>;
+
+    /// The handle and year of each of `ids` that is a paper of the index (repeats allowed).
+    fn papers(&mut self, ids: &[&String]) -> anyhow::Result<Papers<Self::Doc>>;
+
+    /// Keeps the merged papers that pass the request's filter (`year_of`
+    /// gives a merged paper's year); all of them by default.
+    fn retain(
+        &mut self,
+        _merged: &mut BTreeMap<String, (Self::Doc, Option<u32>)>,
+        _year_of: &dyn Fn(&str) -> Option<Option<i32>>,
+    ) -> anyhow::Result<()> {
+        Ok(())
+    }
+
+    /// The scores of each of `docs` (merged papers), in that order.
+    fn scores(&mut self, docs: &[Self::Doc]) -> anyhow::Result<Vec<PaperScores>>;
+
+    /// The graph of the walk.
+    fn graph(&self) -> &Self::Graph;
+
+    /// The corpus's year range (min, max) over its dated papers.
+    fn years(&self) -> (Option<i32>, Option<i32>);
+
+    /// The details of each shown hit, in that order (defaults for a paper not found).
+    fn details(&mut self, shown: &[(String, Self::Doc)]) -> anyhow::Result<Vec<Details>>;
+
+    /// The query of the evidence sentences: its terms' idf from the index's statistics.
+    fn evidence_query(&mut self, query: &str) -> anyhow::Result<EvidenceQuery>;
+
+    /// The user's marks made ready (favorites, excluded papers); none by default.
+    fn feedback(&self) -> Option<&Prepared<'_>> {
+        None
+    }
+
+    /// What the favorites contributed to paper `id`; `None` without favorites.
+    fn feedback_part(&self, _id: &str, _doc: Self::Doc) -> Option<FeedbackPart> {
+        None
+    }
+}
+
+/// The local index: a [`Store`] (and, for a dense or hybrid search, the
+/// loaded model and vectors), with the request's filter and marks.
+pub struct Local<'a> {
+    store: &'a Store,
+    request: &'a SearchRequest,
+    semantic: Option<&'a SemanticIndex>,
+    graph: StoreAdjacency<'a>,
+    years: (Option<i32>, Option<i32>),
+    terms: Vec<(String, u32)>,
+    /// Every matching paper's own BM25, when the search needs them all.
+    own_all: Option<DocScores>,
+    /// `own_all` plus the favorites' expansion (with favorites that expand).
+    expanded: Option<DocScores>,
+    gate: Gate<'a>,
+    fb: Prepared<'a>,
+    first: Option<FirstStage>,
+}
+
+impl<'a> Local<'a> {
+    /// The local retriever of `request` (a parsed request: its free text and filter).
+    ///
+    /// Every matching paper's BM25 is needed by a filter (`Gate::best` walks
+    /// down the whole list) and by favorites (the expansion is scaled by the
+    /// best score and changes which papers lead); otherwise the first stage
+    /// asks the store for its top and the merge for its own papers' scores
+    /// ([`Lexical`]).
+    pub fn new(
+        store: &'a Store,
+        request: &'a SearchRequest,
+        semantic: Option<&'a SemanticIndex>,
+    ) -> anyhow::Result<Local<'a>> {
+        let all = !request.filter.is_empty() || request.feedback.active();
+        Local::scoring(store, request, semantic, all)
+    }
+
+    /// [`Local::new`] that scores every matching paper whatever the search
+    /// needs: the reference the narrow way is tested against (`super::narrow_tests`).
+    #[cfg(test)]
+    pub(super) fn exhaustive(
+        store: &'a Store,
+        request: &'a SearchRequest,
+        semantic: Option<&'a SemanticIndex>,
+    ) -> anyhow::Result<Local<'a>> {
+        Local::scoring(store, request, semantic, true)
+    }
+
+    fn scoring(
+        store: &'a Store,
+        request: &'a SearchRequest,
+        semantic: Option<&'a SemanticIndex>,
+        all: bool,
+    ) -> anyhow::Result<Local<'a>> {
+        let meta = store.meta()?;
+        let terms = query_terms(meta.analyzer()?, &request.query);
+        let own_all = if all { Some(store.bm25_all(&terms)?) } else { None };
+        let params = &request.params;
+        let fb = Prepared::new(
+            store,
+            &request.feedback,
+            params.hops,
+            params.direction,
+            own_all.as_ref().unwrap_or(&DocScores::default()),
+        )?;
+        let expanded = own_all.as_ref().and_then(|own| fb.first_stage(own));
+        let gate = Gate::new(store, &request.filter, meta.analyzer()?)?;
+        Ok(Local {
+            store,
+            request,
+            semantic,
+            graph: StoreAdjacency(store),
+            years: (meta.min_year, meta.max_year),
+            terms,
+            own_all,
+            expanded,
+            gate,
+            fb,
+            first: None,
+        })
+    }
+
+    /// The first stage's BM25: every score when computed, else the store's narrow calls.
+    fn lexical<'b>(
+        store: &'b Store,
+        terms: &'b [(String, u32)],
+        own_all: &'b Option<DocScores>,
+        expanded: &'b Option<DocScores>,
+    ) -> Lexical<'b> {
+        match expanded.as_ref().or(own_all.as_ref()) {
+            Some(all) => Lexical::All(all),
+            None => Lexical::Lazy { store, terms },
+        }
+    }
+
+    fn first(&self) -> anyhow::Result<&FirstStage> {
+        self.first.as_ref().ok_or_else(|| anyhow::anyhow!("the first stage has not run"))
+    }
+}
+
+impl<'a> Retriever for Local<'a> {
+    type Doc = i64;
+    type Graph = StoreAdjacency<'a>;
+
+    fn first_stage(&mut self, depth: usize) -> anyhow::Result<FirstList<i64>> {
+        let lexical = Local::lexical(self.store, &self.terms, &self.own_all, &self.expanded);
+        let first = FirstStage::run(self.store, self.request, &lexical, self.semantic, depth, &mut self.gate)?;
+        let list = first.list.iter().map(|(id, c)| Listed { id: id.clone(), doc: c.doc, score: c.score }).collect();
+        let mode = first.mode;
+        self.first = Some(first);
+        Ok(FirstList { mode, list })
+    }
+
+    fn walk(&mut self, seeds: &[String], hops: u32, direction: Direction) -> anyhow::Result<Walk<i64>> {
+        self.store.walk_papers(seeds, hops, direction)
+    }
+
+    fn papers(&mut self, ids: &[&String]) -> anyhow::Result<Papers<i64>> {
+        self.store.docs_and_years(ids.iter().copied())
+    }
+
+    fn retain(
+        &mut self,
+        merged: &mut BTreeMap<String, (i64, Option<u32>)>,
+        year_of: &dyn Fn(&str) -> Option<Option<i32>>,
+    ) -> anyhow::Result<()> {
+        self.gate.retain_merged(merged, year_of)
+    }
+
+    /// The query's own BM25 and the first stage's (the same without an
+    /// expansion), in one call when not all scored already.
+    fn scores(&mut self, docs: &[i64]) -> anyhow::Result<Vec<PaperScores>> {
+        let own = match &self.own_all {
+            Some(all) => Lexical::All(all).scores_of(docs)?,
+            None => self.store.bm25_scores_of(&self.terms, docs)?,
+        };
+        let expanded = self.expanded.as_ref().map(|e| Lexical::All(e).scores_of(docs)).transpose()?;
+        let first = self.first()?;
+        let scores = expanded.as_ref().unwrap_or(&own);
+        let dense = self.semantic.map(|s| &s.docs).filter(|_| first.mode != Mode::Bm25);
+        Ok(docs
+            .iter()
+            .map(|doc| {
+                let cos = dense.and_then(|d| d.score(*doc, &first.query_vector)).map(f64::from);
+                let bm25_first = scores.get(doc).copied().unwrap_or(0.0);
+                PaperScores {
+                    bm25: own.get(doc).copied().unwrap_or(0.0),
+                    first: first.score(*doc, bm25_first, cos).max(0.0),
+                    dense: cos,
+                    rerank: first.rerank.get(doc).copied(),
+                }
+            })
+            .collect())
+    }
+
+    fn graph(&self) -> &StoreAdjacency<'a> {
+        &self.graph
+    }
+
+    fn years(&self) -> (Option<i32>, Option<i32>) {
+        self.years
+    }
+
+    fn details(&mut self, shown: &[(String, i64)]) -> anyhow::Result<Vec<Details>> {
+        shown
+            .iter()
+            .map(|(id, doc)| {
+                let row = self.store.paper_by_doc(*doc)?;
+                Ok(Details {
+                    title: row.title,
+                    abstract_: row.abstract_,
+                    authors: row.authors,
+                    venue: row.venue,
+                    references: self.store.linked(id, Direction::References)?,
+                })
+            })
+            .collect()
+    }
+
+    fn evidence_query(&mut self, query: &str) -> anyhow::Result<EvidenceQuery> {
+        EvidenceQuery::new(self.store, query)
+    }
+
+    fn feedback(&self) -> Option<&Prepared<'_>> {
+        Some(&self.fb)
+    }
+
+    fn feedback_part(&self, id: &str, doc: i64) -> Option<FeedbackPart> {
+        self.fb.part(id, doc)
+    }
+}
