@@ -10,8 +10,7 @@ use std::path::PathBuf;
 use super::error::BadRequest;
 use super::limits::{MAX_SEARCH_HOPS, Page, SEARCH_HOPS_WHY, hops, text};
 use crate::search::{
-    Feedback, Filter, Mode, Resolved, RetrievalResult, SearchChoices, SearchRequest, YearRange, parse_query, resolve,
-    search,
+    Feedback, Filter, Mode, Resolved, RetrievalResult, SearchChoices, SearchRequest, YearRange, resolve, search,
 };
 use crate::store::Store;
 
@@ -78,7 +77,6 @@ impl SearchOptions {
         let authors = values("author", &self.authors)?;
         let venues = values("venue", &self.venues)?;
         let walk = self.hops.map(|h| hops(h, MAX_SEARCH_HOPS, SEARCH_HOPS_WHY)).transpose()?;
-        parse_query(&self.query).map_err(|e| BadRequest(e.to_string()))?;
         let semantic = self.mode.filter(|&m| m != Mode::Bm25);
         if let Some(mode) = semantic.filter(|_| !store.has_vectors().unwrap_or(true)) {
             return Err(BadRequest(format!(
@@ -97,6 +95,8 @@ impl SearchOptions {
             ..SearchChoices::new(self.query.clone())
         };
         let mut resolved = resolve(store, &choices)?;
+        // The query read as every search reads it (so the message is the CLI's), a bad one the caller's mistake.
+        resolved.request.parsed_with_query().map_err(|e| BadRequest(e.0))?;
         resolved.request.feedback = Feedback::from_marks(store, self.feedback, self.show_excluded)?;
         Ok(resolved)
     }

@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 use super::UsageError;
 use crate::cli::{EvalArgs, EvalFeedback, Format};
 use litindex::eval::{EvalReport, METRICS, evaluate, evaluate_feedback, read_qrels, read_queries};
-use litindex::search::{IndexFacts, Mode, Resolved, SearchRequest};
+use litindex::search::{Mode, Resolved, SearchRequest};
 use litindex::store::Store;
 
 /// `store` is `None` with `--backend` (the queries go to the backend instead).
@@ -29,7 +29,9 @@ pub fn run(args: &EvalArgs, store: Option<&Store>, out: &mut dyn Write) -> anyho
             if args.feedback != EvalFeedback::Off {
                 return Err(UsageError("--feedback needs the local index's marks: drop --backend".into()).into());
             }
-            let request = choices.request_for(IndexFacts::default());
+            // The defaults of what the cluster holds (weighted when its papers have references).
+            let facts = super::opensearch::open(&args.backend, target)?.index_facts()?;
+            let request = choices.request_for(facts);
             let report = super::opensearch::evaluate(args, target, &queries, &qrels, &request)?;
             return print(args, &metrics, &request, report, None, out);
         }

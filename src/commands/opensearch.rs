@@ -9,7 +9,7 @@ use super::UsageError;
 use crate::cli::{BackendOpts, EvalArgs, ExportArgs, SearchArgs};
 use litindex::eval::{EvalReport, Qrels, Query, evaluate_with};
 use litindex::opensearch::{self, Backend, Client, Target};
-use litindex::search::{IndexFacts, Mode, SearchRequest};
+use litindex::search::{Mode, SearchRequest};
 use litindex::store::Store;
 
 /// Connects to the backend `opts` names and checks its index.
@@ -28,14 +28,12 @@ fn refuse_flags(mode: Option<Mode>, rerank: usize) -> Result<(), UsageError> {
 /// `search --backend`: the marks of a local index do not apply (there is none).
 pub fn search(args: &SearchArgs, target: &Target, out: &mut dyn Write) -> anyhow::Result<()> {
     refuse_flags(args.search.mode, args.search.rerank)?;
-    // The backend's defaults: a BM25 first stage and by-hops (it is not asked
-    // whether it holds citation links); the query is read by the library.
-    let request =
-        args.search.choices(&args.query, args.limit, args.offset, args.literal).request_for(IndexFacts::default());
-    let (_, parsed) = request.parsed_with_query()?;
+    // The backend's defaults, from what the cluster holds (a BM25 first stage;
+    // weighted when its papers have references); the query is read by the library.
     let backend = open(&args.backend, target)?;
-    let mut result = backend.search(&request)?;
-    result.parsed_query = Some(parsed);
+    let choices = args.search.choices(&args.query, args.limit, args.offset, args.literal);
+    let request = choices.request_for(backend.index_facts()?);
+    let result = backend.search(&request)?;
     super::search::print(args, &request, result, out)
 }
 

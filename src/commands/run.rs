@@ -6,7 +6,7 @@ use serde_json::json;
 
 use crate::cli::{RunArgs, RunFormat};
 use litindex::eval::{Query, ranked_ids, read_queries, strictly_decreasing};
-use litindex::search::{IndexFacts, Resolved, SearchRequest};
+use litindex::search::{Resolved, SearchRequest};
 use litindex::store::Store;
 
 /// `store` is `None` with `--backend` (the queries go to the backend instead).
@@ -20,7 +20,7 @@ pub fn run(args: &RunArgs, store: Option<&Store>, out: &mut dyn Write) -> anyhow
     match (store, &args.backend.backend) {
         (_, Some(target)) => {
             let backend = super::opensearch::open(&args.backend, target)?;
-            let request = choices.request_for(IndexFacts::default());
+            let request = choices.request_for(backend.index_facts()?);
             write_run(args, &queries, &request, super::opensearch::ranker(&backend), out)
         }
         (Some(store), None) => {

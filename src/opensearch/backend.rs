@@ -43,7 +43,7 @@ use crate::graph::{Adjacency, Direction, Node, bfs};
 use crate::paper::PaperId;
 use crate::search::rank;
 use crate::search::retriever::{Details, FirstList, Listed, PaperScores, Papers, Retriever, Walk};
-use crate::search::{Mode, RetrievalResult, SearchRequest};
+use crate::search::{IndexFacts, Mode, RetrievalResult, SearchRequest};
 
 /// Ids per `ids` or `terms` query of the walk and the merge.
 pub const BATCH: usize = 1024;
@@ -104,6 +104,17 @@ impl Backend {
     /// What the index's `_meta` says.
     pub fn meta(&self) -> &RemoteMeta {
         &self.meta
+    }
+
+    /// What a search's defaults depend on ([`crate::search::resolve`] reads
+    /// the same from a local index): whether any paper on the cluster has a
+    /// `references` entry (then the `weighted` graph score is the default),
+    /// and the BM25 first stage (the only one the backend runs).
+    pub fn index_facts(&self) -> anyhow::Result<IndexFacts> {
+        let body = json!({"size": 0, "track_total_hits": 1, "query": {"exists": {"field": "references"}}});
+        let answer = self.post(&format!("/{}/_search", self.target.index), &body)?;
+        let linked = answer["hits"]["total"]["value"].as_u64().unwrap_or(0);
+        Ok(IndexFacts { citations: linked > 0, mode: Mode::Bm25 })
     }
 
     /// Search requests sent so far (the walk's cost is counted in them).

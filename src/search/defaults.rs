@@ -23,8 +23,8 @@
 use std::cell::RefCell;
 use std::path::PathBuf;
 
-use super::request::Feedback;
 use super::filter::Filter;
+use super::request::Feedback;
 use super::request::{
     DEFAULT_DENSE_K, DEFAULT_RERANK_WEIGHT, Fusion, GraphScore, Mode, SearchParams, SearchRequest, SemanticParams,
     Weights,

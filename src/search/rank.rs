@@ -26,10 +26,10 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::feedback::FeedbackPart;
+use super::query::ParsedQuery;
 use super::request::{GraphScore, Mode, SearchRequest, Weights};
 use super::retriever::{Local, PaperScores, Retriever};
 use super::score::{ScoreParts, final_score, graph_score, normalised, recency_score, seed_evidence};
-use super::query::ParsedQuery;
 use crate::embed::SemanticIndex;
 use crate::evidence::{self, EvidenceParams};
 use crate::store::Store;

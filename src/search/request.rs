@@ -128,9 +128,7 @@ pub const WEIGHTED_DEFAULTS: ModeDefaults =
     ModeDefaults { top_k: 30, hops: 2, weights: Weights { bm25: 0.7, graph: 0.2, recency: 0.1 }, pool: Some(200) };
 
 /// Which first stage picks the seeds and the pool (`--mode`).
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize,  serde::Deserialize, schemars::JsonSchema,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, serde::Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
     /// BM25 over the postings (the default; needs no model).

@@ -240,8 +240,12 @@ fn real_model_finds_a_paraphrase_that_shares_no_word() {
     let out = ok(&run(&db, &["embed", "--model-dir", model.to_str().unwrap()]));
     assert!(out.contains("20 of 20 papers"), "{out}");
     let query = "heart attack likelihood among tobacco users";
-    let bm25 = search_json(&db, &[query]);
+    let bm25 = search_json(&db, &[query, "--mode", "bm25"]);
     assert!(!ids(&bm25).contains(&"s00".to_string()), "no shared word, so BM25 cannot find it");
+    // With vectors for the configured model, a search without --mode is hybrid (issue 22's default), and finds it.
+    let default = search_json(&db, &[query]);
+    assert_eq!(default["mode"], "hybrid", "{default}");
+    assert!(ids(&default).contains(&"s00".to_string()), "{default}");
     // The model directory recorded by `embed` is used when none is given.
     let dense = search_json(&db, &[query, "--mode", "dense", "--hops", "0", "--weights", "1,0,0"]);
     assert_eq!(ids(&dense)[0], "s00", "{dense}");

@@ -69,7 +69,19 @@ fn read_only_files_and_directories_serve_reads_and_refuse_writes() {
     set_mode(&one, 0o644);
     let one = one.to_str().unwrap().to_string();
     let reads: [&[&str]; 5] = [
-        &["search", "sparse attention", "--format", "json", "--limit", "50"],
+        // The flags of `ranking()`, which gives the expected answer.
+        &[
+            "search",
+            "sparse attention",
+            "--format",
+            "json",
+            "--limit",
+            "50",
+            "--graph-score",
+            "by-hops",
+            "--pool",
+            "10",
+        ],
         &["paper", "p001", "--format", "json"],
         &["neighbors", "p001", "--format", "json"],
         &["stats", "--format", "json"],
