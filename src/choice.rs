@@ -31,7 +31,7 @@ pub fn choose<T: Choice>(s: &str) -> Option<T> {
 }
 
 /// The keywords as prose: `a, b or c`.
-pub fn keywords<T: Choice>() -> String {
+pub(crate) fn keywords<T: Choice>() -> String {
     let names: Vec<&str> = T::all().iter().map(|v| v.keyword()).collect();
     match names.split_last() {
         Some((last, [])) => last.to_string(),

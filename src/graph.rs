@@ -95,7 +95,7 @@ pub trait Adjacency {
 
 /// Breadth-first expansion over integers: every node within `hops` steps
 /// of a seed, with its minimum distance (seeds at 0).
-pub fn bfs_nodes(
+pub(crate) fn bfs_nodes(
     adj: &impl Adjacency,
     seeds: &[Node],
     hops: u32,

@@ -14,7 +14,10 @@
 //!
 //! The library never prints: notes reach the caller through callbacks
 //! ([`store::Notes`]), progress through [`ingest::Progress`]. The command
-//! line (`src/main.rs`, `src/cli/`, `src/commands/`) is the binary's.
+//! line (`src/main.rs`, `src/cli/`, `src/commands/`) is the binary's; it,
+//! the MCP server and the web page are users of [`api`] (typed requests, one
+//! type each for limits, paging and a caller's mistake), and of the few
+//! entry points re-exported below, which are the API to start from.
 //! [`synth`] and [`bench`] are the tools behind `litindex gen` and
 //! `litindex bench`.
 
@@ -22,7 +25,7 @@ pub mod analyzer;
 pub mod api;
 pub mod bench;
 pub mod bm25;
-pub mod candidate;
+pub(crate) mod candidate;
 pub mod choice;
 pub mod cite;
 pub mod context;
@@ -42,3 +45,10 @@ pub(crate) mod retry;
 pub mod search;
 pub mod store;
 pub mod synth;
+
+// The entry points, re-exported: open an index, fill it, search it (the
+// defaults resolved for the index), and the typed requests every surface uses.
+pub use api::{BadRequest, Page, SearchOptions, run_search};
+pub use ingest::{IngestOptions, Input, build, ingest};
+pub use search::{Hit, RetrievalResult, SearchChoices, SearchRequest, resolve, search};
+pub use store::Store;

@@ -8,7 +8,7 @@ use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
 
 /// `s` folded into words: "Nguyễn-Đức" → `["nguyen", "đuc"]`.
-pub fn fold_words(s: &str) -> Vec<String> {
+pub(crate) fn fold_words(s: &str) -> Vec<String> {
     let folded: String = s.nfd().filter(|c| !is_combining_mark(*c)).flat_map(char::to_lowercase).collect();
     folded.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_string).collect()
 }
@@ -31,7 +31,7 @@ pub fn name_words(name: &str) -> Vec<String> {
 
 /// The last word of an author's name (see [`name_words`]), `None` for a
 /// name without letters or digits: the key an author filter looks up.
-pub fn surname_key(name: &str) -> Option<String> {
+pub(crate) fn surname_key(name: &str) -> Option<String> {
     name_words(name).pop()
 }
 

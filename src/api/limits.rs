@@ -7,9 +7,9 @@
 use super::error::BadRequest;
 
 /// The longest string a request from MCP or the web page may carry (a query, an id, a note), in characters.
-pub const MAX_TEXT: usize = 4096;
+pub(crate) const MAX_TEXT: usize = 4096;
 /// The most ids one request may name.
-pub const MAX_IDS: usize = 100;
+pub(crate) const MAX_IDS: usize = 100;
 /// The farthest offset a page may start at (deeper pages re-rank too much).
 pub const MAX_OFFSET: usize = 10_000;
 /// The deepest walk `neighbors` takes.
@@ -104,7 +104,7 @@ pub fn hops(value: u64, max: u32, why: &str) -> Result<u32, BadRequest> {
 }
 
 /// Why a search's walk stops at [`MAX_SEARCH_HOPS`] (the CLI says the same).
-pub const SEARCH_HOPS_WHY: &str = "for search: use 0 to 2 (`litindex neighbors` walks further)";
+pub(crate) const SEARCH_HOPS_WHY: &str = "for search: use 0 to 2 (`litindex neighbors` walks further)";
 
 #[cfg(test)]
 mod tests {

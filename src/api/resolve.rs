@@ -29,7 +29,7 @@ pub fn resolve_distinct(store: &Store, inputs: &[String]) -> anyhow::Result<Vec<
 
 /// A paper by any alias, else an id of the citation graph as written or
 /// normalised (a dangling id), else an [`UnknownPaper`].
-pub fn resolve_node(store: &Store, input: &str) -> anyhow::Result<String> {
+pub(crate) fn resolve_node(store: &Store, input: &str) -> anyhow::Result<String> {
     if let Some(id) = store.resolve(input)? {
         return Ok(id);
     }

@@ -4,7 +4,7 @@ use crate::search::{Filter, YearRange};
 use crate::store::Store;
 
 /// One filter per query, built from the index alone (see the module doc).
-pub fn filter_mix(store: &Store, n: usize) -> anyhow::Result<Vec<Filter>> {
+pub(crate) fn filter_mix(store: &Store, n: usize) -> anyhow::Result<Vec<Filter>> {
     let meta = store.meta()?;
     let (lo, hi) = (meta.min_year.unwrap_or(2000), meta.max_year.unwrap_or(2000));
     let span = hi - lo;

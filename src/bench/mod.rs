@@ -69,7 +69,7 @@ pub mod tantivy;
 
 mod filters;
 mod table;
-pub use filters::filter_mix;
+pub(crate) use filters::filter_mix;
 pub use table::write_table;
 
 /// Whether this build can measure tantivy (the cargo feature `tantivy`).
@@ -339,7 +339,7 @@ pub fn run_bench(opts: &BenchOptions) -> anyhow::Result<BenchReport> {
 }
 
 /// The directory, under `bench --dir`, of tantivy's index.
-pub const TANTIVY_DIR: &str = "tantivy";
+pub(crate) const TANTIVY_DIR: &str = "tantivy";
 
 /// The peers other than FTS5 a run builds: tantivy, with the feature.
 struct Peers {

@@ -46,10 +46,10 @@ use crate::ingest::formats::{self, FormatOptions, InputFormat};
 use crate::paper::Item;
 
 /// The writer's overall memory budget (tantivy-py's default heap size).
-pub const HEAP_BYTES: usize = 128_000_000;
+pub(crate) const HEAP_BYTES: usize = 128_000_000;
 
 /// The tantivy tokenizer matching an analyzer.
-pub fn tokenizer_name(analyzer: Analyzer) -> &'static str {
+pub(crate) fn tokenizer_name(analyzer: Analyzer) -> &'static str {
     match analyzer {
         Analyzer::Plain => "default",
         Analyzer::English => "en_stem",
@@ -136,7 +136,7 @@ pub fn query_terms(analyzer: Analyzer, tokenizer: &mut TextAnalyzer, query: &str
 }
 
 /// The OR of `terms` on `field`, each scored by BM25 (a repeat adds its score again).
-pub fn or_query(field: Field, terms: &[String]) -> BooleanQuery {
+pub(crate) fn or_query(field: Field, terms: &[String]) -> BooleanQuery {
     let clauses: Vec<(Occur, Box<dyn Query>)> = terms
         .iter()
         .map(|t| {
@@ -241,7 +241,7 @@ pub fn agreement(a: &[Vec<String>], b: &[Vec<String>]) -> Option<Agreement> {
 /// Puts tantivy's figures into `report`: beside litindex's for the build
 /// and the BM25 top-k (with litindex ÷ tantivy), and its own rows for the
 /// threads, the segments and the agreement with `litindex_ids`.
-pub fn fill_report(
+pub(crate) fn fill_report(
     report: &mut BenchReport,
     build: &TantivyBuild,
     queries: &TantivyQueries,

@@ -23,7 +23,7 @@ pub fn fold(s: &str) -> String {
 /// The key of a paper before deduplication: the first author's folded
 /// family name (`anon` without one), the year (`nd` without one) and the
 /// first title word that is not a stop word and folds to something.
-pub fn base_key(authors: &[String], year: Option<i32>, title: &str) -> String {
+pub(crate) fn base_key(authors: &[String], year: Option<i32>, title: &str) -> String {
     let surname = authors.first().map(|a| fold(&name_parts::split(a).family)).filter(|s| !s.is_empty());
     let word = title
         .split(|c: char| !c.is_alphanumeric())
@@ -36,7 +36,7 @@ pub fn base_key(authors: &[String], year: Option<i32>, title: &str) -> String {
 }
 
 /// Whether `key` can be written as a BibTeX key and an RIS `ID` as it is.
-pub fn is_safe(key: &str) -> bool {
+pub(crate) fn is_safe(key: &str) -> bool {
     !key.is_empty() && key.len() <= 200 && key.chars().all(|c| c.is_ascii_graphic() && !",{}()\"#%'=\\~".contains(c))
 }
 

@@ -41,7 +41,7 @@ pub fn display(family: &str, given: &str) -> String {
 
 /// The display form of a name written `Last, First` or `First Last` (a
 /// BibTeX or RIS author).
-pub fn from_written(written: &str) -> String {
+pub(crate) fn from_written(written: &str) -> String {
     let written = written.split_whitespace().collect::<Vec<_>>().join(" ");
     match written.split_once(',') {
         // `Last, Jr, First`: the suffix goes after the family name.

@@ -18,7 +18,7 @@ mod verify;
 pub use eval::{CitationEval, CitationEvalOptions, eval_citations};
 pub use pack_text::{PackSource, parse_pack};
 pub use support::{Support, SupportParams, support};
-pub use verify::{Citation, CitationCheck, Judgment, Verification, parse_citations, verify};
+pub use verify::{Citation, CitationCheck, Judgment, Verification, verify};
 
 use serde::{Deserialize, Serialize};
 
@@ -28,7 +28,7 @@ use crate::search::{SearchRequest, search};
 use crate::store::Store;
 
 /// The header a pack opens with: what the model is asked to do with the sources.
-pub const INSTRUCTIONS: &str = "Answer the question using only the numbered sources below. \
+pub(crate) const INSTRUCTIONS: &str = "Answer the question using only the numbered sources below. \
 Cite the source of every statement by its number in square brackets, e.g. [1] or [1, 3]. \
 If the sources do not answer the question, say so instead of answering from other knowledge.";
 
@@ -59,7 +59,7 @@ pub struct Pack {
 }
 
 /// The documented token estimate: characters / 4, rounded up.
-pub fn estimate_tokens(text: &str) -> usize {
+pub(crate) fn estimate_tokens(text: &str) -> usize {
     text.chars().count().div_ceil(4)
 }
 

@@ -20,7 +20,7 @@ use crate::evidence::{EvidenceQuery, split_sentences};
 use crate::store::Store;
 
 /// The widest range a citation may span (`[1-50]`); a wider one is an error.
-pub const MAX_RANGE: usize = 200;
+pub(crate) const MAX_RANGE: usize = 200;
 
 /// A judgment of one citation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -82,7 +82,7 @@ pub struct Verification {
 }
 
 /// The citations of `text`, in order (an error for a range wider than [`MAX_RANGE`]).
-pub fn parse_citations(text: &str) -> anyhow::Result<Vec<Citation>> {
+pub(crate) fn parse_citations(text: &str) -> anyhow::Result<Vec<Citation>> {
     let mut out = Vec::new();
     let mut at = 0;
     while let Some(open) = text[at..].find('[').map(|i| at + i) {

@@ -35,7 +35,7 @@ mod sentences;
 
 pub(crate) use eval::for_each_line;
 pub use eval::{EvidenceEval, eval_evidence};
-pub use sentences::split_sentences;
+pub(crate) use sentences::split_sentences;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::ops::Range;
@@ -147,7 +147,7 @@ pub struct ScoredSentence {
 /// The sentences of `text`, best first (ties by position); `cosines`, when
 /// given, holds each sentence's cosine with the query (in
 /// [`split_sentences`] order).
-pub fn rank_sentences(
+pub(crate) fn rank_sentences(
     text: &str,
     query: &EvidenceQuery,
     params: &EvidenceParams,
@@ -231,7 +231,7 @@ pub fn evidence(text: &str, query: &EvidenceQuery, params: &EvidenceParams, cosi
 
 /// Each sentence's cosine with `query_vector` ([`split_sentences`] order),
 /// embedding the sentences of `text` with `embedder`.
-pub fn sentence_cosines(embedder: &Embedder, query_vector: &[f32], text: &str) -> anyhow::Result<Vec<f64>> {
+pub(crate) fn sentence_cosines(embedder: &Embedder, query_vector: &[f32], text: &str) -> anyhow::Result<Vec<f64>> {
     let sentences: Vec<&str> = split_sentences(text).into_iter().map(|r| &text[r]).collect();
     Ok(embedder.embed(&sentences, 32)?.iter().map(|v| cosine(v, query_vector)).collect())
 }

@@ -19,7 +19,7 @@ const ABBREVIATIONS: &[&str] = &[
 
 /// The byte ranges of the sentences of `text`, in order, each trimmed of
 /// surrounding whitespace; empty sentences are dropped.
-pub fn split_sentences(text: &str) -> Vec<Range<usize>> {
+pub(crate) fn split_sentences(text: &str) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let mut start = 0;
     let mut chars = text.char_indices().peekable();

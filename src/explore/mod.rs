@@ -6,4 +6,5 @@ mod gaps;
 mod related;
 
 pub use gaps::{Gap, gaps};
-pub use related::{Method, Related, RelatedResult, SAMPLE, more_like_this_terms, related};
+pub(crate) use related::SAMPLE;
+pub use related::{Method, Related, RelatedResult, related};

@@ -33,9 +33,9 @@ use crate::search::bm25_term_scores;
 use crate::store::{Shared, Store};
 
 /// How many of the seeds' terms the more-like-this query takes.
-pub const TEXT_TERMS: usize = 25;
+pub(crate) const TEXT_TERMS: usize = 25;
 /// How many shared ids a result lists.
-pub const SAMPLE: usize = 5;
+pub(crate) const SAMPLE: usize = 5;
 
 /// How `related` measures likeness (`related --method`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize, schemars::JsonSchema)]
@@ -286,7 +286,7 @@ fn vector_cosines(store: &Store, seed_docs: &[i64]) -> anyhow::Result<Cosines> {
 
 /// The `TEXT_TERMS` terms of `text` with the highest tf·idf (idf from the
 /// index; terms the index lacks are left out), ties by term.
-pub fn more_like_this_terms(
+pub(crate) fn more_like_this_terms(
     store: &Store,
     analyzer: Analyzer,
     text: &str,

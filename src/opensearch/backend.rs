@@ -46,11 +46,11 @@ use crate::search::retriever::{Details, FirstList, Listed, PaperScores, Papers, 
 use crate::search::{IndexFacts, Mode, RetrievalResult, SearchRequest};
 
 /// Ids per `ids` or `terms` query of the walk and the merge.
-pub const BATCH: usize = 1024;
+pub(crate) const BATCH: usize = 1024;
 /// Hits per page of a walk query (OpenSearch's default `max_result_window` is 10 000).
-pub const PAGE: usize = 5000;
+pub(crate) const PAGE: usize = 5000;
 /// The deepest first-stage window (OpenSearch's default `max_result_window`).
-pub const MAX_WINDOW: usize = 10_000;
+pub(crate) const MAX_WINDOW: usize = 10_000;
 
 /// An index on a cluster, checked to match litindex's scoring.
 pub struct Backend {

@@ -44,14 +44,14 @@ pub fn window(depth: usize) -> usize {
 /// where many papers score within a few percent of each other, the proof
 /// would need thousands of papers' term vectors per query, so it stops at
 /// four times the first window (and OpenSearch's `max_result_window`).
-pub fn max_window(depth: usize) -> usize {
+pub(crate) fn max_window(depth: usize) -> usize {
     window(depth).saturating_mul(4).min(super::backend::MAX_WINDOW)
 }
 
 /// The index's N and the document frequency of each of `terms` (global,
 /// whatever the shards), in one request (none for no terms): what
 /// [`crate::evidence::EvidenceQuery::with_stats`] needs.
-pub fn doc_freqs(backend: &Backend, terms: &[String]) -> anyhow::Result<(u64, HashMap<String, u64>)> {
+pub(crate) fn doc_freqs(backend: &Backend, terms: &[String]) -> anyhow::Result<(u64, HashMap<String, u64>)> {
     if terms.is_empty() {
         return Ok((0, HashMap::new()));
     }

@@ -27,12 +27,12 @@ use crate::analyzer::{Analyzer, SNOWBALL_ENGLISH_STOP_WORDS};
 use crate::store::IndexMeta;
 
 /// The similarity's name in the settings.
-pub const SIMILARITY: &str = "litindex_bm25";
+pub(crate) const SIMILARITY: &str = "litindex_bm25";
 /// Version of the document layout below, in `_meta.litindex.layout`.
-pub const LAYOUT: u32 = 1;
+pub(crate) const LAYOUT: u32 = 1;
 
 /// The analyzer's name on the cluster.
-pub fn analyzer_name(analyzer: Analyzer) -> &'static str {
+pub(crate) fn analyzer_name(analyzer: Analyzer) -> &'static str {
     match analyzer {
         Analyzer::Plain => "litindex_plain",
         Analyzer::English => "litindex_english",
@@ -63,7 +63,7 @@ fn analysis(analyzer: Analyzer) -> Value {
 }
 
 /// The whole index definition (`PUT /INDEX` body) for an index with `meta`.
-pub fn index_definition(meta: &IndexMeta, shards: u32, replicas: u32) -> anyhow::Result<Value> {
+pub(crate) fn index_definition(meta: &IndexMeta, shards: u32, replicas: u32) -> anyhow::Result<Value> {
     let analyzer = meta.analyzer()?;
     let keyword = json!({"type": "keyword"});
     let stored = json!({"type": "text", "index": false});

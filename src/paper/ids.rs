@@ -143,7 +143,7 @@ impl PaperId {
 }
 
 /// What a citation key's alias key starts with.
-pub const CITEKEY_PREFIX: &str = "citekey:";
+pub(crate) const CITEKEY_PREFIX: &str = "citekey:";
 
 impl Default for PaperId {
     fn default() -> Self {

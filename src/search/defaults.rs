@@ -36,7 +36,7 @@ use crate::store::Store;
 /// The pool of a search that shows hits is `offset + limit` rounded up to a
 /// multiple of this: every page within one hundred hits is cut from one
 /// ranking, and a first page of 10 or 20 ranks as `eval` (pool 100) measured.
-pub const POOL_STEP: usize = 100;
+pub(crate) const POOL_STEP: usize = 100;
 
 /// What the user chose for one search; `None` (or the empty default) leaves
 /// the choice to [`resolve`].
@@ -178,7 +178,7 @@ pub fn resolve(store: &Store, choices: &SearchChoices) -> anyhow::Result<Resolve
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::WEIGHTED_DEFAULTS;
+    use crate::search::request::WEIGHTED_DEFAULTS;
 
     const LINKS: IndexFacts = IndexFacts { citations: true, mode: Mode::Bm25 };
     const NO_LINKS: IndexFacts = IndexFacts { citations: false, mode: Mode::Bm25 };

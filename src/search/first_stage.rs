@@ -41,7 +41,7 @@ pub fn bm25_scores(store: &Store, query: &str) -> anyhow::Result<DocScores> {
 
 /// [`bm25_scores`] for terms already analysed, each with its query count
 /// (`related --method text` builds its query from a paper's top terms).
-pub fn bm25_term_scores(store: &Store, terms: &[(String, u32)]) -> anyhow::Result<DocScores> {
+pub(crate) fn bm25_term_scores(store: &Store, terms: &[(String, u32)]) -> anyhow::Result<DocScores> {
     store.bm25_all(terms)
 }
 

@@ -56,13 +56,13 @@ pub use crate::candidate::{Candidate, DocScores, top_k};
 pub use defaults::{IndexFacts, Resolved, SearchChoices, resolve};
 pub use feedback::FeedbackPart;
 pub use filter::{Filter, YearRange};
-pub use first_stage::{bm25_scores, bm25_term_scores};
+pub use first_stage::bm25_scores;
+pub(crate) use first_stage::bm25_term_scores;
 pub use query::{ParsedQuery, QueryError, parse as parse_query};
 pub use rank::{Hit, RetrievalResult};
 pub use request::{
-    DEFAULT_DENSE_K, DEFAULT_HOPS, DEFAULT_LIMIT, DEFAULT_RERANK_WEIGHT, DEFAULT_TOP_K, Feedback, FeedbackParams,
-    Fusion, GraphScore, MAX_SEARCH_HOPS, Mode, ModeDefaults, RRF_K, SearchParams, SearchRequest, SemanticParams,
-    WEIGHTED_DEFAULTS, Weights,
+    DEFAULT_DENSE_K, DEFAULT_LIMIT, DEFAULT_RERANK_WEIGHT, Feedback, FeedbackParams, Fusion, GraphScore,
+    MAX_SEARCH_HOPS, Mode, ModeDefaults, SearchParams, SearchRequest, SemanticParams, Weights,
 };
 pub use score::{Explanation, ScoreParts, graph_score, recency_score};
 

@@ -9,8 +9,9 @@ use std::io::Write;
 use std::time::Instant;
 
 use super::rank::{parsed, rank, search_in};
+use super::request::WEIGHTED_DEFAULTS;
 use super::retriever::Local;
-use super::{GraphScore, RetrievalResult, SearchParams, SearchRequest, WEIGHTED_DEFAULTS, Weights};
+use super::{GraphScore, RetrievalResult, SearchParams, SearchRequest, Weights};
 use crate::graph::Direction;
 use crate::ingest::{IngestOptions, Input, InputFormat, build};
 use crate::store::Store;

@@ -13,9 +13,9 @@ use super::filter::Filter;
 use crate::graph::Direction;
 
 /// Default number of BM25 seeds.
-pub const DEFAULT_TOP_K: usize = 10;
+pub(crate) const DEFAULT_TOP_K: usize = 10;
 /// Default walk depth.
-pub const DEFAULT_HOPS: u32 = 2;
+pub(crate) const DEFAULT_HOPS: u32 = 2;
 /// How many hits `search` prints unless told (`--limit`).
 pub const DEFAULT_LIMIT: usize = 20;
 /// Deepest walk `search` allows.
@@ -23,7 +23,7 @@ pub const MAX_SEARCH_HOPS: u32 = 2;
 /// Default depth of the dense list (and of the BM25 list `hybrid` fuses it with).
 pub const DEFAULT_DENSE_K: usize = 100;
 /// The constant of reciprocal rank fusion.
-pub const RRF_K: f64 = 60.0;
+pub(crate) const RRF_K: f64 = 60.0;
 /// The weight of the best chunk's cosine in a reranked score, chosen on the
 /// SciFact training claims (docs/EVALUATION.md, "Semantic recall").
 pub const DEFAULT_RERANK_WEIGHT: f64 = 0.5;
@@ -124,7 +124,7 @@ impl GraphScore {
 /// Chosen by `cargo run --release --example cv` on CACM (english analyzer):
 /// the grid point best over all judged queries; its held-out estimate is in
 /// docs/EVALUATION.md.
-pub const WEIGHTED_DEFAULTS: ModeDefaults =
+pub(crate) const WEIGHTED_DEFAULTS: ModeDefaults =
     ModeDefaults { top_k: 30, hops: 2, weights: Weights { bm25: 0.7, graph: 0.2, recency: 0.1 }, pool: Some(200) };
 
 /// Which first stage picks the seeds and the pool (`--mode`).

@@ -52,7 +52,7 @@ pub fn normalised(score: f64, max: f64) -> f64 {
 }
 
 /// The feedback term of the final score: `γ · graph_score(steps from the nearest favorite)`.
-pub fn closeness_bonus(near: f64, favorite_hops: Option<u32>) -> f64 {
+pub(crate) fn closeness_bonus(near: f64, favorite_hops: Option<u32>) -> f64 {
     if near == 0.0 { 0.0 } else { near * graph_score(favorite_hops) }
 }
 
@@ -65,7 +65,7 @@ pub fn final_score(w: Weights, fused: f64, graph: f64, recency: f64, feedback: f
 /// first-stage evidence of the seeds (id, first-stage score) that reach
 /// it, each scaled by `norm` and decayed by distance, then log-scaled to
 /// [0, 1]. The walk goes over `adj` (the store's edges, or a cluster's).
-pub fn seed_evidence(
+pub(crate) fn seed_evidence(
     adj: &impl Adjacency,
     seeds: &[(String, f64)],
     norm: impl Fn(f64) -> f64,

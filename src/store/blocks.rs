@@ -21,7 +21,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use super::Posting;
 
 /// The most postings a block holds.
-pub const BLOCK_SIZE: usize = 128;
+pub(crate) const BLOCK_SIZE: usize = 128;
 
 /// One stored block: its metadata and its still encoded postings.
 #[derive(Debug, Clone, PartialEq)]

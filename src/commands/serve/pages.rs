@@ -197,16 +197,13 @@ fn authors(names: &[String]) -> String {
 }
 
 /// The parts of a hit's final score: `w_bm25·bm25_norm` (the fused score in
-/// a dense or hybrid search), `w_graph·graph`, `w_recency·recency`, and
-/// what the favorites added (the rest of the final score).
+/// a dense or hybrid search), `w_graph·graph`, `w_recency·recency`, and the
+/// favorites' closeness bonus, each with its name and the bar's CSS class.
 pub(super) fn score_parts(h: &Hit, w: Weights) -> [(&'static str, &'static str, f64); 4] {
-    let first = w.bm25 * h.fused_score.unwrap_or(h.bm25_norm);
-    let graph = w.graph * h.graph_score;
-    let recency = w.recency * h.recency_score;
-    // What is left is the favorites' bonus; float noise below 1e-9 is none.
-    let rest = h.final_score - first - graph - recency;
-    let rest = if rest > 1e-9 { rest } else { 0.0 };
-    [("b", "bm25", first), ("g", "graph", graph), ("r", "recency", recency), ("f", "feedback", rest)]
+    // The parts as the library computes them (`search::score`), with the bar's CSS class of each.
+    let classes = ["b", "g", "r", "f"];
+    let named = h.parts(w).named();
+    std::array::from_fn(|i| (classes[i], named[i].0, named[i].1))
 }
 
 /// A stacked bar of the parts, as inline SVG (its length relative to the
