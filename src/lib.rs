@@ -43,6 +43,7 @@ pub mod opensearch;
 pub mod paper;
 pub(crate) mod retry;
 pub mod search;
+pub(crate) mod sentences;
 pub mod store;
 pub mod synth;
 

@@ -13,7 +13,7 @@
 use std::collections::HashMap;
 
 use super::dense::dot;
-use crate::evidence::split_sentences;
+use crate::sentences::split_sentences;
 
 /// The target size of a chunk, in characters.
 pub(crate) const CHUNK_CHARS: usize = 512;

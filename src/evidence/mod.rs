@@ -31,11 +31,10 @@
 //! sentences when none has one). Computed only for the hits a search prints.
 
 mod eval;
-mod sentences;
 
+pub(crate) use crate::sentences::split_sentences;
 pub(crate) use eval::for_each_line;
 pub use eval::{EvidenceEval, eval_evidence};
-pub(crate) use sentences::split_sentences;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::ops::Range;

@@ -1,4 +1,7 @@
-//! Sentence splitting for abstracts.
+//! Sentence splitting for abstracts: the one splitter of the crate, used by
+//! the evidence snippets (`evidence`, which re-exports it), the chunks of
+//! `embed`, the context packs and the citation check. It uses nothing of the
+//! crate, so both `embed` and `evidence` sit above it.
 //!
 //! A sentence ends at `.`, `!` or `?` (and any closing quotes or brackets
 //! right after it) that is followed by whitespace and then by something
