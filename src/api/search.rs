@@ -77,13 +77,14 @@ impl SearchOptions {
         let authors = values("author", &self.authors)?;
         let venues = values("venue", &self.venues)?;
         let walk = self.hops.map(|h| hops(h, MAX_SEARCH_HOPS, SEARCH_HOPS_WHY)).transpose()?;
-        let semantic = self.mode.filter(|&m| m != Mode::Bm25);
-        if let Some(mode) = semantic.filter(|_| !store.has_vectors().unwrap_or(true)) {
-            return Err(BadRequest(format!(
-                "mode {} needs the vectors of `litindex embed`, and this index has none: use mode bm25, or embed the index first",
-                mode.name()
-            ))
-            .into());
+        if let Some(mode) = self.mode.filter(|&m| m != Mode::Bm25) {
+            if !store.has_vectors()? {
+                return Err(BadRequest(format!(
+                    "mode {} needs the vectors of `litindex embed`, and this index has none: use mode bm25, or embed the index first",
+                    mode.name()
+                ))
+                .into());
+            }
         }
         let choices = SearchChoices {
             hops: walk,
@@ -94,9 +95,10 @@ impl SearchOptions {
             filter: Filter { must, must_not, authors, years: self.years, venues, id_prefixes: Vec::new() },
             ..SearchChoices::new(self.query.clone())
         };
+        // The query read as every search reads it (so the message is the CLI's), a bad one the
+        // caller's mistake, before `resolve` loads any model.
+        choices.request_for(Default::default()).parsed_with_query().map_err(|e| BadRequest(e.0))?;
         let mut resolved = resolve(store, &choices)?;
-        // The query read as every search reads it (so the message is the CLI's), a bad one the caller's mistake.
-        resolved.request.parsed_with_query().map_err(|e| BadRequest(e.0))?;
         resolved.request.feedback = Feedback::from_marks(store, self.feedback, self.show_excluded)?;
         Ok(resolved)
     }
