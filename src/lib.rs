@@ -35,6 +35,7 @@ pub mod evidence;
 pub mod explore;
 pub mod failpoint;
 pub mod fetch;
+pub mod fulltext;
 pub(crate) mod fields;
 pub mod graph;
 pub mod ingest;
