@@ -111,6 +111,10 @@ pub struct Paragraph {
     /// `(byte offset in text, page number from 1)`, sorted, the first at
     /// offset 0: a paragraph that runs over a page break has two entries.
     pub page_starts: Vec<(usize, u32)>,
+    /// Byte ranges of the text that was printed raised and smaller than the
+    /// line (superscripts: citation numbers such as `^{12,14}`, footnote
+    /// marks), sorted; the text itself keeps the characters as printed.
+    pub raised: Vec<(usize, usize)>,
 }
 
 impl Paragraph {
