@@ -19,15 +19,21 @@
 //! notes go to stderr.
 
 mod cite;
+mod index;
+mod lenient;
 mod page;
 mod read;
+mod schemas;
+mod transport;
 mod write;
 
 use std::path::{Path, PathBuf};
 
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::ToolCallContext;
-use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest, CustomResult, ErrorCode,
+};
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt, tool_handler};
 
@@ -59,6 +65,7 @@ impl Litindex {
     /// merged here with one line.
     fn registry(allow_writes: bool) -> ToolRouter<Self> {
         let mut router = Self::read_tools();
+        router.merge(Self::index_tools());
         router.merge(Self::cite_tools());
         if allow_writes {
             router.merge(Self::write_tools());
@@ -105,6 +112,23 @@ impl ServerHandler for Litindex {
         }
         self.tool_router.call(ToolCallContext::new(self, request, context)).await
     }
+
+    /// The request that stands for a line over the cap ([`transport`]), answered with an error.
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        if request.method == transport::OVERSIZED {
+            let p = request.params.unwrap_or_default();
+            let message = format!(
+                "the request line is {} bytes, over the limit of {} bytes: send less in one request (fewer or shorter arguments)",
+                p["bytes"], p["limit"]
+            );
+            return Err(ErrorData::new(ErrorCode::INVALID_REQUEST, message, Some(p)));
+        }
+        Err(ErrorData::new(ErrorCode::METHOD_NOT_FOUND, format!("no method `{}`", request.method), None))
+    }
 }
 
 /// A tool's answer: the structured result and its JSON as the text.
@@ -124,7 +148,7 @@ pub fn run(args: &McpArgs, db: &Db) -> anyhow::Result<()> {
     let server = Litindex::new(path, args.allow_writes);
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     runtime.block_on(async move {
-        let service = server.serve(rmcp::transport::stdio()).await?;
+        let service = server.serve((transport::capped_stdin(), tokio::io::stdout())).await?;
         service.waiting().await?;
         anyhow::Ok(())
     })
