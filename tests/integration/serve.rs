@@ -5,6 +5,7 @@
 
 mod browser;
 mod hostile;
+mod limits;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
