@@ -14,6 +14,7 @@ use crate::common::{data_required, litindex, stderr, stdout};
 
 mod agent;
 mod hostile;
+mod inspector;
 
 /// A server process and its two pipes; every stdout line is kept.
 struct Server {
