@@ -20,6 +20,7 @@
 
 mod conn;
 mod export;
+mod extras;
 mod graph_svg;
 mod pages;
 mod routes;
