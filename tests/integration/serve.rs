@@ -6,6 +6,7 @@
 mod browser;
 mod hostile;
 mod limits;
+mod web;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
