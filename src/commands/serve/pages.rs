@@ -41,6 +41,8 @@ pub(super) struct PaperView {
     pub labels: Vec<LabelMark>,
     pub tags: Vec<String>,
     pub graph: Markup,
+    /// The same papers as a list.
+    pub graph_list: Markup,
 }
 
 /// `s` percent-encoded for a URL's query component (the one encoder `fetch` uses too).
@@ -318,8 +320,11 @@ pub(super) fn paper_page(v: &PaperView, token: Option<&str>) -> Markup {
                 }
                 section.graph {
                     h2 { "Citation neighbourhood" }
-                    p.note { "Two hops both ways; the paper in the middle, its references and citers on the inner ring, theirs on the outer one. Click a node to open it." }
-                    (v.graph)
+                    p.note { "Two hops both ways, by year; circles sized by citations in the index; click a node to open it." }
+                    div.hood {
+                        (v.graph)
+                        (v.graph_list)
+                    }
                 }
                 div.links {
                     (linked("References", &v.references))

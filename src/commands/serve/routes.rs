@@ -243,7 +243,8 @@ fn paper_view(store: &litindex::store::Store, input: &str) -> Result<PaperView, 
     }
     let aliases = store.alias_kinds_of(&id)?.into_iter().filter(|(alias, _)| *alias != id).collect();
     let graph = graph_svg::neighbourhood(store, &id)?;
-    Ok(PaperView { paper, aliases, references, citations, labels, tags, graph })
+    let graph_list = graph_svg::neighbourhood_list(store, &id)?;
+    Ok(PaperView { paper, aliases, references, citations, labels, tags, graph, graph_list })
 }
 
 async fn graph(State(app): State<Arc<App>>, Query(p): Query<IdParam>) -> Result<Response, Failure> {

@@ -99,3 +99,45 @@ fn serve_marks_page_lists_by_label_and_tag_with_exports() {
     assert_eq!(missing.status, 404);
     assert!(missing.body.contains("name=\"q\"") && !missing.body.contains("web.db"), "{}", missing.body);
 }
+
+/// The neighbourhood picture: a standalone SVG document (parsed as XML by
+/// Python's parser), a node per paper with its `<title>` and a label
+/// `Surname YEAR`, an arrow on every edge, placed by year (an older paper
+/// left of a newer one), and the list of the same papers on the paper page.
+#[test]
+fn serve_draws_a_readable_neighbourhood() {
+    let (dir, db) = hostile_index();
+    let server = Server::start(&db, &[]);
+    let svg = server.get("/graph.svg?id=p001");
+    assert_eq!(svg.status, 200);
+    let file = dir.path().join("hood.svg");
+    std::fs::write(&file, &svg.body).unwrap();
+    let check = r#"
+import sys, xml.etree.ElementTree as ET
+ns = {"s": "http://www.w3.org/2000/svg"}
+root = ET.parse(sys.argv[1]).getroot()
+assert root.tag == "{http://www.w3.org/2000/svg}svg", root.tag
+circles = root.findall(".//s:circle", ns)
+assert all(c.find("s:title", ns) is not None for c in circles), "every node has a title"
+edges = [l for l in root.findall(".//s:line", ns) if l.get("class") == "edge"]
+assert edges and all(l.get("marker-end") == "url(#arrow)" for l in edges), "directed edges"
+labels = [t.text for t in root.findall(".//s:text", ns) if t.get("class") == "label"]
+assert len(labels) == len(circles), (len(labels), len(circles))
+print(len(circles), len(edges), labels[0])
+"#;
+    let o = std::process::Command::new("python3").args(["-c", check]).arg(&file).output().unwrap();
+    assert!(o.status.success(), "{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(out.contains("Castellano 2018"), "p001 is labelled by its first author and year: {out}");
+    // By year: p001 (2018) left of xss1 (2024), which cites it.
+    let x_of = |id: &str| -> f64 {
+        let at = svg.body.find(&format!("href=\"/paper?id={id}\"")).unwrap();
+        let rest = &svg.body[at..];
+        let cx = rest.find("cx=\"").unwrap() + 4;
+        rest[cx..cx + rest[cx..].find('"').unwrap()].parse().unwrap()
+    };
+    assert!(x_of("p001") < x_of("xss1"), "placed by year");
+    let page = server.get("/paper?id=p001");
+    assert!(page.body.contains("<ol class=\"neighbours\">"), "the list beside the picture");
+    assert!(page.body.contains("cited by "), "{}", &page.body[..200]);
+}
