@@ -99,6 +99,13 @@ async def read_only(binary, db):
         described = await ok(client, "describe_index", {})
         assert described["papers"] == 100 and described["writes_allowed"] is False, described
         await ok(client, "list_marks", {})
+        # Resources and the prompt, through the SDK.
+        contents = (await client.read_resource("paper://" + first)).contents
+        assert json.loads(contents[0].text)["id"] == first, contents
+        prompts = (await client.list_prompts()).prompts
+        assert [p.name for p in prompts] == ["prior_art_report"], prompts
+        got = await client.get_prompt("prior_art_report", {"topic": "sparse attention"})
+        assert "verify_citations" in got.messages[0].content.text, got
         strings = await ok(client, "search_papers", {"query": "sparse attention", "limit": "3"})
         assert strings["ranked"] == hits, "a number given as a string is the number"
         bib = await ok(client, "export", {"ids": [first]})

@@ -245,3 +245,47 @@ fn mcp_negotiates_the_newest_protocol_with_and_without_initialize() {
     let v = init("");
     assert_eq!(v["result"]["structuredContent"]["papers"], 100, "{v}");
 }
+
+#[test]
+fn mcp_serves_paper_and_marks_resources_and_the_prior_art_prompt() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = build_mock(dir.path());
+    let o = crate::common::litindex().arg("--db").arg(&db).args(["mark", "p002", "favorite"]).output().unwrap();
+    assert!(o.status.success());
+    let mut s = Server::start(&db, &[]);
+    let t = s.request("resources/templates/list", json!({}));
+    let uris: Vec<&str> = t["result"]["resourceTemplates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["uriTemplate"].as_str().unwrap())
+        .collect();
+    assert_eq!(uris, ["paper://{id}", "marks://{label}"]);
+    // paper://ID: the paper as `paper --format json` prints it.
+    let r = s.request("resources/read", json!({"uri": "paper://p001"}));
+    let c = &r["result"]["contents"][0];
+    assert_eq!(c["mimeType"], "application/json");
+    let paper: Value = serde_json::from_str(c["text"].as_str().unwrap()).unwrap();
+    assert_eq!(paper, cli_json(&db, &["paper", "p001", "--format", "json"]));
+    // marks://favorite: the favorite with its title.
+    let r = s.request("resources/read", json!({"uri": "marks://favorite"}));
+    let marks: Value = serde_json::from_str(r["result"]["contents"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(marks["marks"][0]["stored_id"], "p002", "{marks}");
+    assert!(marks["marks"][0]["title"].is_string());
+    for bad in ["paper://no-such", "marks://bogus", "file:///etc/passwd"] {
+        let r = s.request("resources/read", json!({"uri": bad}));
+        assert_eq!(r["error"]["code"], -32002, "{bad}: {r}");
+        assert!(!r.to_string().contains("root:"), "{r}");
+    }
+    // The prompt: listed, and its text names the tools in order.
+    let p = s.request("prompts/list", json!({}));
+    assert_eq!(p["result"]["prompts"][0]["name"], "prior_art_report");
+    let g = s.request("prompts/get", json!({"name": "prior_art_report", "arguments": {"topic": "sparse attention"}}));
+    let text = g["result"]["messages"][0]["content"]["text"].as_str().unwrap();
+    let order = ["search_papers", "related", "gaps", "context", "verify_citations"];
+    let at: Vec<usize> = order.iter().map(|t| text.find(t).unwrap_or_else(|| panic!("{t} in {text}"))).collect();
+    assert!(at.windows(2).all(|w| w[0] < w[1]), "search, evidence, related, gaps, a cited summary, checked: {text}");
+    let e = s.request("prompts/get", json!({"name": "prior_art_report"}));
+    assert!(e["error"]["message"].as_str().unwrap().contains("topic"), "{e}");
+    s.finish();
+}
