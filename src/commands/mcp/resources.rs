@@ -18,15 +18,13 @@ use litindex::store::{Label, MarkFilter};
 
 /// The resource templates.
 pub(super) fn templates() -> ListResourceTemplatesResult {
-    let mut r = ListResourceTemplatesResult::default();
-    r.resource_templates = vec![
+    ListResourceTemplatesResult::with_all_items(vec![
         ResourceTemplate::new("paper://{id}", "paper")
             .with_description("A paper by id or alias: metadata, abstract, reference and citation ids (JSON)"),
         ResourceTemplate::new("marks://{label}", "marks").with_description(
             "The papers marked favorite, exclude, to-read or read, with their titles, notes and tags (JSON)",
         ),
-    ];
-    r
+    ])
 }
 
 /// Reads `uri` from the server's index.
@@ -74,15 +72,13 @@ pub(super) fn prompts() -> ListPromptsResult {
     let mut topic = PromptArgument::new("topic");
     topic.description = Some("The idea or claim to find prior art for".into());
     topic.required = Some(true);
-    let mut r = ListPromptsResult::default();
-    r.prompts = vec![Prompt::new(
+    ListPromptsResult::with_all_items(vec![Prompt::new(
         PRIOR_ART,
         Some(
             "A prior-art report from this index: search, evidence, related papers, gaps, then a cited summary checked by verify_citations",
         ),
         Some(vec![topic]),
-    )];
-    r
+    )])
 }
 
 pub(super) fn prompt(
