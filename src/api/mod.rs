@@ -9,6 +9,7 @@
 //! command line, and nothing here opens a path a request names. A value that
 //! starts with `-` is a value: only the binary's argv parser reads flags.
 
+pub mod brief;
 pub mod error;
 pub mod limits;
 pub mod marking;
@@ -17,6 +18,7 @@ pub mod paper;
 pub mod resolve;
 pub mod search;
 
+pub use brief::{Brief, IndexDescription, PaperBatch, briefs, describe, paper_batch};
 pub use error::{BadRequest, UnknownPaper};
 pub use limits::Page;
 pub use marking::{MarkRequest, Marked, UnmarkRequest, mark, unmark};

@@ -49,13 +49,28 @@ pub struct IngestReport {
     /// Records repeating the source and id of an earlier record of the same
     /// command, folded into it.
     pub repeated: u64,
-    /// Citation links read, and how many were new.
+    /// Citation links read (from edge files and from records' inline
+    /// references and citations), and how many were new (a link a record's
+    /// older version stated already is not).
     pub links: u64,
     pub links_added: u64,
     /// Invalid records skipped with `--skip-invalid`.
     pub skipped: u64,
     /// Entries without an id (S2 `paperId: null`, a null cited corpus id), skipped by design.
     pub skipped_null_ids: u64,
+}
+
+/// How many links a record states (its references and citations, but
+/// itself and empty ids), as `replace_links` files them.
+fn stated_links(rec: &Record, key: &str) -> u64 {
+    rec.references
+        .iter()
+        .chain(&rec.citations)
+        .filter(|other| {
+            let other = other.key();
+            other != key && !other.is_empty()
+        })
+        .count() as u64
 }
 
 /// Files records and links into an open index, inside the caller's
@@ -83,6 +98,7 @@ impl<'c> Ingester<'c> {
                 let (folded, conflicts) = derive::fold(&old.filed.record, rec);
                 if folded == old.filed.record {
                     self.report.repeated += 1;
+                    self.report.links += stated_links(&folded, &key);
                     return Ok(());
                 }
                 repeat_conflicts = conflicts;
@@ -90,6 +106,8 @@ impl<'c> Ingester<'c> {
             }
             Some(old) if old.filed.format == format && old.filed.record == rec => {
                 self.report.unchanged += 1;
+                // Read again, none new (as an edge file read again).
+                self.report.links += stated_links(&rec, &key);
                 return Ok(());
             }
             _ => rec,
@@ -122,7 +140,11 @@ impl<'c> Ingester<'c> {
             (None, false) => self.report.merged += 1,
         }
 
-        self.writer.replace_links(&source, &key, existing.as_ref().map(|old| &old.filed.record), &rec)?;
+        // Inline references and citations count as an edge file's links do.
+        let (read, added) =
+            self.writer.replace_links(&source, &key, existing.as_ref().map(|old| &old.filed.record), &rec)?;
+        self.report.links += read;
+        self.report.links_added += added;
         let canonical = self.rederive(&papers, Filed { record: rec, format: format.to_string() }, origin)?;
         if let Some(old) = &existing {
             if old.this_command {

@@ -11,11 +11,20 @@
 //!             first(p) = bm25(p) + β · exp(p) · max bm25 / max exp
 //!             (max over every paper scored; exp alone when the query matches nothing)
 //!             first(p) takes the place of the query's BM25 in the first stage, so
-//!             the seeds, the pool and the final score see it (Rocchio / RM3 style)
+//!             the seeds, the pool and the final score see it (Rocchio / RM3 style);
+//!             the favorites themselves get no expansion (a favorite matches its own
+//!             terms best, which says nothing of the query)
 //! seeds       the favorites join the walk's seeds: a paper's graph distance is
 //!             its distance from the nearest seed or favorite (by-hops), and in the
 //!             weighted graph score each favorite counts as a seed of full strength
 //! ```
+//!
+//! **Only where the query reaches** (issue 27): the closeness term
+//! `γ · by-hops(steps from the nearest favorite)` goes only to a paper with
+//! its own evidence for the query (its BM25 for the query's terms, or a
+//! cosine in a semantic first stage) or within the walk's hops of a seed
+//! that has its own; one favorite no longer lifts itself, or its neighbours,
+//! above the query's matches when the query does not reach them.
 //!
 //! `Hit::feedback` says, per hit, how much the expansion added to its
 //! first-stage score (`expansion_score`, in BM25 units, before
@@ -106,7 +115,15 @@ impl<'r> Prepared<'r> {
             let max_own = own.values().copied().fold(0.0, f64::max);
             if max_exp > 0.0 {
                 let scale = if max_own > 0.0 { p.beta * max_own / max_exp } else { 1.0 };
-                out.added = exp.into_iter().map(|(doc, s)| (doc, s * scale)).collect();
+                // A favorite matches its own terms best: that is no evidence
+                // for the query, so the favorites themselves get no expansion.
+                let own_docs: Vec<i64> =
+                    store.docs_and_years(&feedback.favorites)?.into_values().map(|(doc, _)| doc).collect();
+                out.added = exp
+                    .into_iter()
+                    .filter(|(doc, _)| !own_docs.contains(doc))
+                    .map(|(doc, s)| (doc, s * scale))
+                    .collect();
             }
         }
         if p.seed {
@@ -125,6 +142,11 @@ impl<'r> Prepared<'r> {
             *scores.entry(doc).or_default() += s;
         }
         Some(scores)
+    }
+
+    /// Whether the favorites may lift papers (the closeness term is on).
+    pub(super) fn lifts(&self) -> bool {
+        self.feedback.active() && self.feedback.params.near > 0.0
     }
 
     /// Joins the walk from the favorites into the seeds' walk: each paper at its nearest distance.
@@ -172,6 +194,32 @@ impl<'r> Prepared<'r> {
             closeness_bonus: self.closeness_bonus(id),
         })
     }
+}
+
+/// Whether a paper has its own evidence for the query: its BM25 for the
+/// query's terms, or (a semantic first stage) a cosine with the query.
+pub(super) fn own_evidence(s: &super::retriever::PaperScores) -> bool {
+    s.bm25 > 0.0 || s.dense.is_some_and(|d| d > 0.0)
+}
+
+/// The papers within `hops` of `own_seeds` (the seeds with their own
+/// evidence for the query): those the query reaches through the graph.
+pub(super) fn query_reach(
+    adj: &impl crate::graph::Adjacency,
+    own_seeds: &[String],
+    hops: u32,
+    direction: Direction,
+) -> anyhow::Result<std::collections::BTreeSet<String>> {
+    Ok(bfs(adj, own_seeds, hops, direction)?.into_keys().collect())
+}
+
+/// A hit's feedback part as it was applied: no closeness where the query
+/// does not reach the paper.
+pub(super) fn gated(mut part: FeedbackPart, reached: bool) -> FeedbackPart {
+    if !reached {
+        part.closeness_bonus = 0.0;
+    }
+    part
 }
 
 /// `exp(p)` of the module doc: the favorites' best `n` terms as a weighted BM25 query.

@@ -25,7 +25,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use super::feedback::FeedbackPart;
+use super::feedback::{FeedbackPart, gated, own_evidence, query_reach};
 use super::query::ParsedQuery;
 use super::request::{GraphScore, Mode, SearchRequest, Weights};
 use super::retriever::{Local, PaperScores, Retriever};
@@ -122,6 +122,8 @@ struct Scored<D> {
     dense: Option<f64>,
     rerank: Option<f64>,
     excluded: bool,
+    /// Whether the query reaches the paper (else feedback adds no closeness to it).
+    reached: bool,
 }
 
 /// [`super::search`] inside its read snapshot: the local retriever ranked.
@@ -198,6 +200,19 @@ pub(crate) fn rank<R: Retriever>(
             Some(seed_evidence(r.graph(), &seeds, norm, params.hops, params.direction, in_merge)?)
         }
     };
+    // A favorite lifts only the papers this query reaches (issue 27): the
+    // closeness term goes to a paper with its own evidence for the query or
+    // within the walk from the seeds that have theirs.
+    let reach = match r.feedback() {
+        Some(fb) if fb.lifts() => {
+            let own: BTreeMap<&str, bool> =
+                merged.keys().map(String::as_str).zip(scores.iter().map(own_evidence)).collect();
+            let own_seeds: Vec<String> =
+                seed_ids.iter().filter(|id| own.get(id.as_str()).copied().unwrap_or(false)).cloned().collect();
+            Some(query_reach(r.graph(), &own_seeds, params.hops, params.direction)?)
+        }
+        _ => None,
+    };
     let w = params.weights;
     let (min_year, max_year) = r.years();
     let mut scored = Vec::with_capacity(merged.len());
@@ -216,7 +231,8 @@ pub(crate) fn rank<R: Retriever>(
             Some(e) => e.get(&id).copied().unwrap_or(0.0),
         };
         let recency_score = recency_score(year, min_year, max_year);
-        let bonus = fb.map_or(0.0, |fb| fb.closeness_bonus(&id));
+        let reached = own_evidence(&s) || reach.as_ref().is_none_or(|q| q.contains(&id));
+        let bonus = if reached { fb.map_or(0.0, |fb| fb.closeness_bonus(&id)) } else { 0.0 };
         scored.push(Scored {
             final_score: final_score(w, fused, graph_score, recency_score, bonus),
             id,
@@ -231,6 +247,7 @@ pub(crate) fn rank<R: Retriever>(
             dense: s.dense,
             rerank: s.rerank,
             excluded,
+            reached,
         });
     }
     scored.sort_by(|a, b| b.final_score.total_cmp(&a.final_score).then_with(|| a.id.cmp(&b.id)));
@@ -252,7 +269,7 @@ pub(crate) fn rank<R: Retriever>(
             evidence_query.as_ref().map(|q| evidence::evidence(&d.abstract_, q, &EvidenceParams::default(), None));
         let snippet = snippet.unwrap_or_default();
         ranked.push(Hit {
-            feedback: r.feedback_part(&h.id, h.doc),
+            feedback: r.feedback_part(&h.id, h.doc).map(|p| gated(p, h.reached)),
             references: d.references,
             id: h.id,
             title: d.title,

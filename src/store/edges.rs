@@ -51,15 +51,17 @@ pub(crate) fn insert_link(conn: &Connection, citing: i64, cited: i64, origin: i6
 }
 
 /// Forgets the links a record stated: those with its own node `own` at the
-/// end `origin` says, from that origin.
-pub(crate) fn delete_record_links(conn: &Connection, own: i64, origin: i64) -> anyhow::Result<()> {
+/// end `origin` says, from that origin; returns them (citing, cited), so
+/// that the record's new statement counts only the links it adds.
+pub(crate) fn delete_record_links(conn: &Connection, own: i64, origin: i64) -> anyhow::Result<Vec<(i64, i64)>> {
     let sql = if origin % 2 == 0 {
-        "DELETE FROM stated_links WHERE citing = ?1 AND origin = ?2"
+        "DELETE FROM stated_links WHERE citing = ?1 AND origin = ?2 RETURNING citing, cited"
     } else {
-        "DELETE FROM stated_links WHERE cited = ?1 AND origin = ?2"
+        "DELETE FROM stated_links WHERE cited = ?1 AND origin = ?2 RETURNING citing, cited"
     };
-    conn.prepare_cached(sql)?.execute(params![own, origin])?;
-    Ok(())
+    let mut stmt = conn.prepare_cached(sql)?;
+    let rows = stmt.query_map(params![own, origin], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    Ok(rows.collect::<Result<_, _>>()?)
 }
 
 /// The node of the paper `node`'s id is an alias of, or `node` itself.

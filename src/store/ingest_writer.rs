@@ -205,13 +205,16 @@ impl<'c> IngestWriter<'c> {
         key: &str,
         old: Option<&Record>,
         new: &Record,
-    ) -> anyhow::Result<()> {
+    ) -> anyhow::Result<(u64, u64)> {
         let (refs, cits) =
             (edges::record_origin(self.conn, source, false)?, edges::record_origin(self.conn, source, true)?);
+        // The links the record's older version stated: not new when stated again.
+        let mut before = std::collections::HashSet::new();
         if old.is_some() {
             if let Some(own) = edges::find_node(self.conn, key)? {
-                edges::delete_record_links(self.conn, own, refs)?;
-                edges::delete_record_links(self.conn, own, cits)?;
+                for origin in [refs, cits] {
+                    before.extend(edges::delete_record_links(self.conn, own, origin)?.into_iter().map(|l| (l, origin)));
+                }
             }
         }
         let stated = |other: &crate::paper::PaperId| {
@@ -219,6 +222,7 @@ impl<'c> IngestWriter<'c> {
             (other != key && !other.is_empty()).then_some(other)
         };
         let mut own = None;
+        let (mut read, mut added) = (0, 0);
         for (list, origin) in [(&new.references, refs), (&new.citations, cits)] {
             for other in list.iter().filter_map(stated) {
                 let me = match own {
@@ -227,10 +231,14 @@ impl<'c> IngestWriter<'c> {
                 };
                 let other = edges::node_of(self.conn, &other)?;
                 let (citing, cited) = if origin == refs { (me, other) } else { (other, me) };
-                edges::insert_link(self.conn, citing, cited, origin)?;
+                read += 1;
+                if edges::insert_link(self.conn, citing, cited, origin)? && !before.contains(&((citing, cited), origin))
+                {
+                    added += 1;
+                }
             }
         }
-        Ok(())
+        Ok((read, added))
     }
 
     /// Stores a bare citation link (edge files, S2 reference pages) and,

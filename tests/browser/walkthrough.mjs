@@ -97,6 +97,55 @@ try {
   assert.equal((await flagged.locator('.flag').textContent()).trim(), 'excluded');
   await page.screenshot({ path: join(out, 'search-excluded.png'), fullPage: false });
 
+  // 6b. Facets: each hit cited-by count; a year facet adds the filter.
+  await page.goto(searchUrl);
+  await page.waitForSelector('aside.facets');
+  assert.ok(await page.locator('li.hit .cited').count() >= 5, 'every hit says how often the index cites it');
+  const yearLink = page.locator('aside.facets .years a').first();
+  await yearLink.click();
+  await page.waitForSelector('li.hit');
+  assert.match(page.url(), /[?&]year=\d{4}(&|$)/, `a year facet adds year=: ${page.url()}`);
+  const years = await page.locator('li.hit .meta').allTextContents();
+  const year = new URL(page.url()).searchParams.get('year');
+  assert.ok(years.every((m) => m.includes(year)), `every hit is of ${year}`);
+  await page.goto(searchUrl);
+  const author = page.locator('aside.facets .authors a').first();
+  const name = (await author.textContent()).trim();
+  await author.click();
+  await page.waitForSelector('li.hit');
+  assert.equal(new URL(page.url()).searchParams.get('author'), name, 'an author facet adds author=');
+  await page.goto(searchUrl);
+  await page.screenshot({ path: join(out, 'search-facets.png'), fullPage: false });
+
+  // 6c. The mark buttons on a hit: favorite it from the list, back on the list, the mark shown as active.
+  const second = page.locator('li.hit').filter({ hasNotText: '<script>' }).nth(1);
+  const favId = await second.getAttribute('data-id');
+  await second.locator('button.mark.favorite').click();
+  await page.waitForSelector(`li.hit[data-id="${favId}"] button.mark.favorite.active`);
+  assert.equal(new URL(page.url()).searchParams.get('q'), 'sparse attention', 'back on the same search');
+  assert.equal(await page.locator(`li.hit[data-id="${favId}"] .label.favorite`).count(), 1);
+
+  // 6d. The marks page: by label, the favorite listed, exported as RIS.
+  await page.goto(`${base}marks?label=favorite`);
+  await page.waitForSelector('ol.marked li');
+  const marked = await page.locator('ol.marked li .meta .id').allTextContents();
+  assert.deepEqual(marked.map((s) => s.trim()), [favId], `the favorites: ${marked}`);
+  const [ris] = await Promise.all([page.waitForEvent('download'), page.click('a.export[data-format=ris]')]);
+  const risPath = join(out, 'favorites.ris');
+  await ris.saveAs(risPath);
+  assert.match(readFileSync(risPath, 'utf8'), /^TY {2}- /, 'an RIS record');
+  await page.screenshot({ path: join(out, 'marks.png'), fullPage: false });
+  // Unmark from the marks page: the list empties.
+  await page.click('ol.marked button.mark.favorite.active');
+  await page.waitForSelector('p.summary');
+  assert.equal(await page.locator('ol.marked li').count(), 0, 'unmarked: no favorite left');
+
+  // 6e. An error page keeps the search box.
+  const missing = await page.goto(`${base}paper?id=no-such-paper`);
+  assert.equal(missing.status(), 404);
+  assert.equal(await page.locator('form.search input#q').count(), 1, 'the 404 page has the search box');
+  problems.splice(0, problems.length, ...problems.filter((p) => !p.includes('404')));
+
   assert.deepEqual(problems, [], 'no script ran, no page error, no failed load');
 
   // 7. A bad query shows its error on the page (the browser logs its 400).

@@ -527,3 +527,41 @@ fn record_text_is_stored_once_and_given_back_when_another_source_takes_over() {
         assert!(out.contains("1 unchanged"), "{out}");
     }
 }
+
+/// The summary's `L links (M new)` counts a record's inline references and
+/// citations as it counts an edge file's lines (issue 27: it said `0 links`
+/// when inline references had added every edge).
+#[test]
+fn the_summary_counts_inline_links_as_edge_file_links() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("links.db");
+    let papers = write(
+        dir.path(),
+        "papers.jsonl",
+        concat!(
+            r#"{"id": "a1", "title": "Alpha", "abstract": "one", "references": ["b2", "c3", "x9"]}"#,
+            "\n",
+            r#"{"id": "b2", "title": "Beta", "abstract": "two", "references": ["c3"], "citations": ["d4"]}"#,
+            "\n",
+            r#"{"id": "c3", "title": "Gamma", "abstract": "three"}"#,
+            "\n"
+        ),
+    );
+    let out = ok_ingest(&db, &[papers.to_str().unwrap()]);
+    assert!(out.contains("; 5 links (5 new);"), "three + one references, one citation: {out}");
+    // The same file again: read, none new.
+    let out = ok_ingest(&db, &[papers.to_str().unwrap()]);
+    assert!(out.contains("; 5 links (0 new);"), "{out}");
+    // A record updated with one reference more: only that one is new.
+    let updated = write(
+        dir.path(),
+        "updated.jsonl",
+        r#"{"id": "a1", "title": "Alpha", "abstract": "one", "references": ["b2", "c3", "x9", "e5"]}"#,
+    );
+    let out = ok_ingest(&db, &[updated.to_str().unwrap()]);
+    assert!(out.contains("; 4 links (1 new);"), "{out}");
+    // An edge file counts the same way.
+    let edges = write(dir.path(), "edges.tsv", "c3\ta1\nc3\tb2\n");
+    let out = ok_ingest(&db, &["--format", "edges", edges.to_str().unwrap()]);
+    assert!(out.contains("; 2 links (2 new);"), "{out}");
+}

@@ -422,3 +422,39 @@ fn eval_feedback_reports_residual_figures_with_and_without() {
     let plain = json(&db, &["eval", "--queries", q, "--qrels", r]);
     assert!(plain.get("no_feedback").is_none());
 }
+
+/// Issue 27: one favorite took over. With CACM 1198 ("Solution of a Problem
+/// in Concurrent Programming Control") favorited, it ranked first for
+/// "parallel processing" with a text score of 0 (the plain analyzer: the
+/// query's words are not in it), lifted by its own terms' expansion and its
+/// closeness to itself. Now the favorites get no expansion of their own,
+/// and the closeness term goes only to papers the query reaches: the top
+/// hits are the query's matches again, each with its own text score, and
+/// every hit lifted by closeness is one the query reaches.
+#[test]
+fn one_favorite_does_not_take_over_a_query_it_does_not_match() {
+    let Some(cacm) = shared_data("cacm") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("cacm.db");
+    let (papers, cites) = (cacm.join("papers.jsonl"), cacm.join("citations_directed.tsv"));
+    ok(&db, &["ingest", "-q", "--analyzer", "plain", papers.to_str().unwrap(), cites.to_str().unwrap()]);
+    let search = |db: &std::path::Path| json(db, &["search", "parallel processing", "--limit", "100"]);
+    let without = search(&db);
+    ok(&db, &["mark", "1198", "favorite"]);
+    let with = search(&db);
+    let hits = with["ranked"].as_array().unwrap();
+    let rank = hits.iter().position(|h| h["id"] == "1198");
+    let own = hits.iter().find(|h| h["id"] == "1198").map(|h| h["bm25_score"].as_f64().unwrap());
+    assert_eq!(own.unwrap_or(0.0), 0.0, "1198 does not match the query's words (plain analyzer)");
+    assert!(rank.is_none_or(|r| r >= 5), "the favorite is not among the top 5: rank {rank:?}");
+    for h in &hits[..5] {
+        assert!(h["bm25_score"].as_f64().unwrap() > 0.0 || h["graph_distance"].as_u64().is_some(), "{h}");
+    }
+    // The favorite's own expansion is 0: its terms say nothing of the query.
+    if let Some(h) = hits.iter().find(|h| h["id"] == "1198") {
+        assert_eq!(h["feedback"]["expansion_score"], 0.0, "{h}");
+    }
+    // The top hit without feedback is still near the top with it.
+    let top = without["ranked"][0]["id"].clone();
+    assert!(hits[..10].iter().any(|h| h["id"] == top), "the query's best match stays in the top 10");
+}

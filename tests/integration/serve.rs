@@ -5,6 +5,8 @@
 
 mod browser;
 mod hostile;
+mod limits;
+mod web;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;

@@ -1,7 +1,9 @@
 """An independent MCP client for `litindex mcp`: the official MCP Python SDK
 (PyPI `mcp`, pinned in .ci/run) launches the real binary over stdio and checks
 initialize, tools/list, a call of each tool, a bad argument, a write refused
-without --allow-writes and accepted with it.
+without --allow-writes and accepted with it. Every tool declares an
+outputSchema, and every structured result is validated against it with the
+`jsonschema` package (Draft 2020-12).
 
 usage: python3 tests/mcp/client.py LITINDEX_BINARY DATABASE
 Prints `all checks passed` and exits 0, or raises.
@@ -13,9 +15,15 @@ import os
 import sys
 import tempfile
 
+import jsonschema
 from mcp import Client, StdioServerParameters
 
-READ_TOOLS = ["context", "export", "gaps", "get_paper", "neighbors", "related", "search_papers", "verify_citations"]
+READ_TOOLS = ["context", "describe_index", "export", "gaps", "get_paper", "get_papers", "list_marks", "neighbors",
+              "related", "search_papers", "verify_citations"]
+
+# Each tool's outputSchema, from tools/list.
+SCHEMAS = {}
+VALIDATED = set()
 
 
 # The server's working directory: a tool must never write into it.
@@ -36,7 +44,17 @@ async def ok(client, tool, args):
     structured = result.structured_content
     assert isinstance(structured, dict), f"{tool}: no structured result"
     assert json.loads(text_of(result)) == structured, f"{tool}: the text fallback differs"
+    schema = SCHEMAS[tool]
+    jsonschema.Draft202012Validator.check_schema(schema)
+    jsonschema.validate(structured, schema, cls=jsonschema.Draft202012Validator)
+    VALIDATED.add(tool)
     return structured
+
+
+def schemas_of(tools):
+    for t in tools:
+        assert t.output_schema is not None and t.output_schema["type"] == "object", t
+        SCHEMAS[t.name] = t.output_schema
 
 
 async def error(client, tool, args):
@@ -54,6 +72,7 @@ async def read_only(binary, db):
         assert names == READ_TOOLS, names
         for t in tools:
             assert t.input_schema["type"] == "object", t
+        schemas_of(tools)
 
         hits = (await ok(client, "search_papers", {"query": "sparse attention", "limit": 3}))["ranked"]
         assert len(hits) == 3, hits
@@ -72,6 +91,23 @@ async def read_only(binary, db):
         assert all(r["id"] != first for r in related["related"])
         gaps = await ok(client, "gaps", {})
         assert isinstance(gaps["gaps"], list)
+        # Titles beside the ids, a batch, the index described, numbers as strings.
+        assert all("title" in r for r in paper["references"]), paper
+        assert all("title" in n for n in hood["nodes"]), hood
+        batch = await ok(client, "get_papers", {"ids": [first, "no-such-paper"]})
+        assert [p["id"] for p in batch["papers"]] == [first] and batch["unknown"] == ["no-such-paper"], batch
+        described = await ok(client, "describe_index", {})
+        assert described["papers"] == 100 and described["writes_allowed"] is False, described
+        await ok(client, "list_marks", {})
+        # Resources and the prompt, through the SDK.
+        contents = (await client.read_resource("paper://" + first)).contents
+        assert json.loads(contents[0].text)["id"] == first, contents
+        prompts = (await client.list_prompts()).prompts
+        assert [p.name for p in prompts] == ["prior_art_report"], prompts
+        got = await client.get_prompt("prior_art_report", {"topic": "sparse attention"})
+        assert "verify_citations" in got.messages[0].content.text, got
+        strings = await ok(client, "search_papers", {"query": "sparse attention", "limit": "3"})
+        assert strings["ranked"] == hits, "a number given as a string is the number"
         bib = await ok(client, "export", {"ids": [first]})
         assert bib["text"].startswith("@"), bib
         pack = await ok(client, "context", {"question": "sparse attention", "k": 3})
@@ -104,10 +140,14 @@ async def read_only(binary, db):
 
 async def writes(binary, db, first):
     async with Client(server(binary, db, "--allow-writes")) as client:
-        names = sorted(t.name for t in (await client.list_tools()).tools)
+        tools = (await client.list_tools()).tools
+        names = sorted(t.name for t in tools)
         assert names == sorted(READ_TOOLS + ["mark", "unmark"]), names
+        schemas_of(tools)
         marked = await ok(client, "mark", {"ids": [first], "label": "exclude"})
         assert first in marked["message"], marked
+        listed = await ok(client, "list_marks", {"label": "exclude"})
+        assert [m["stored_id"] for m in listed["marks"]] == [first], listed
         hits = (await ok(client, "search_papers", {"query": "sparse attention"}))["ranked"]
         assert first not in [h["id"] for h in hits], "an excluded paper is hidden"
         await ok(client, "unmark", {"ids": [first]})
@@ -118,6 +158,8 @@ async def writes(binary, db, first):
 async def main(binary, db):
     first = await read_only(binary, db)
     await writes(binary, db, first)
+    missing = set(SCHEMAS) - VALIDATED
+    assert not missing, f"tools whose result was not validated: {sorted(missing)}"
     print("all checks passed")
 
 

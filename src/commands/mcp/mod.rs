@@ -19,15 +19,24 @@
 //! notes go to stderr.
 
 mod cite;
+mod index;
+mod lenient;
 mod page;
 mod read;
+mod resources;
+mod schemas;
+mod transport;
 mod write;
 
 use std::path::{Path, PathBuf};
 
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::ToolCallContext;
-use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest, CustomResult, ErrorCode,
+    GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult, ListResourceTemplatesResult,
+    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities, ServerConfig,
+};
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt, tool_handler};
 
@@ -59,6 +68,7 @@ impl Litindex {
     /// merged here with one line.
     fn registry(allow_writes: bool) -> ToolRouter<Self> {
         let mut router = Self::read_tools();
+        router.merge(Self::index_tools());
         router.merge(Self::cite_tools());
         if allow_writes {
             router.merge(Self::write_tools());
@@ -84,13 +94,49 @@ fn one_line(e: anyhow::Error) -> String {
     format!("{e:#}").replace('\n', " ")
 }
 
-// The instructions a client gets at `initialize`.
-#[tool_handler(
-    router = self.tool_router,
-    name = "litindex",
-    instructions = "litindex: a local literature index (BM25 + citation graph). Start with search_papers (query language: words, +must, -not, \"phrase\", author:, year:, venue:), then get_paper, neighbors, related and gaps on the ids it returns. List results page: pass next_cursor back as cursor, with the same other arguments, for more; max_tokens (default 4000) bounds a result's size, estimated as JSON characters / 4."
-)]
+/// The instructions a client gets at `initialize`.
+const INSTRUCTIONS: &str = "litindex: a local literature index (BM25 + citation graph). Start with describe_index, then search_papers (query language: words, +must, -not, \"phrase\", author:, year:, venue:), then get_paper / get_papers, neighbors, related and gaps on the ids it returns. List results page: pass next_cursor back as cursor, with the same other arguments, for more; max_tokens (default 4000) caps a result's JSON at max_tokens x 4 characters. Resources: paper://ID, marks://LABEL; prompt: prior_art_report.";
+
+#[tool_handler(router = self.tool_router)]
 impl ServerHandler for Litindex {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().enable_resources().enable_prompts().build())
+            .with_server_info(Implementation::new("litindex", env!("CARGO_PKG_VERSION")))
+            .with_instructions(INSTRUCTIONS.to_string())
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        Ok(resources::templates())
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        resources::read(self, &request.uri).map(Into::into)
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        Ok(resources::prompts())
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        resources::prompt(&request.name, request.arguments.as_ref()).map(Into::into)
+    }
+
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
@@ -104,6 +150,23 @@ impl ServerHandler for Litindex {
             return Ok(CallToolResult::error(vec![ContentBlock::text(message)]).into());
         }
         self.tool_router.call(ToolCallContext::new(self, request, context)).await
+    }
+
+    /// The request that stands for a line over the cap ([`transport`]), answered with an error.
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        if request.method == transport::OVERSIZED {
+            let p = request.params.unwrap_or_default();
+            let message = format!(
+                "the request line is {} bytes, over the limit of {} bytes: send less in one request (fewer or shorter arguments)",
+                p["bytes"], p["limit"]
+            );
+            return Err(ErrorData::new(ErrorCode::INVALID_REQUEST, message, Some(p)));
+        }
+        Err(ErrorData::new(ErrorCode::METHOD_NOT_FOUND, format!("no method `{}`", request.method), None))
     }
 }
 
@@ -124,7 +187,7 @@ pub fn run(args: &McpArgs, db: &Db) -> anyhow::Result<()> {
     let server = Litindex::new(path, args.allow_writes);
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     runtime.block_on(async move {
-        let service = server.serve(rmcp::transport::stdio()).await?;
+        let service = server.serve((transport::capped_stdin(), tokio::io::stdout())).await?;
         service.waiting().await?;
         anyhow::Ok(())
     })

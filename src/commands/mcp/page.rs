@@ -29,8 +29,9 @@ pub(super) struct PageArgs {
     /// Where to continue: the `next_cursor` of the previous call with the same other arguments
     #[serde(default)]
     pub cursor: Option<String>,
-    /// Upper bound on the result's size in tokens, estimated as JSON characters / 4 (100 to 100000; default 4000)
-    #[serde(default)]
+    /// Upper bound on the result's size in tokens, measured as the characters of its JSON / 4 (100 to 100000; default 4000)
+    #[serde(default, deserialize_with = "super::lenient::opt_u64")]
+    #[schemars(range(min = 100, max = 100000))]
     pub max_tokens: Option<u64>,
 }
 
@@ -88,10 +89,19 @@ impl Page {
 
     /// The result: `body` with `items` from this page's offset under `key`,
     /// as many as the budget allows, and the paging fields. `more_after`:
-    /// whether items exist beyond the ones given.
-    pub fn fit(&self, mut body: Map<String, Value>, key: &str, items: Vec<Value>, more_after: bool) -> Value {
+    /// whether items exist beyond the ones given. The budget is a hard cap
+    /// on the result's JSON (the text the client is sent): items are dropped
+    /// whole from the end until it fits, and a result that does not fit
+    /// with one item is an error saying how large a budget it needs.
+    pub fn fit(
+        &self,
+        body: Map<String, Value>,
+        key: &str,
+        items: Vec<Value>,
+        more_after: bool,
+    ) -> Result<Value, String> {
         let budget = self.max_tokens * CHARS_PER_TOKEN;
-        // Room for the paging fields added below (a cursor, a note).
+        // A first guess from the items' sizes, then exact: the whole result measured.
         let base = json_len(&Value::Object(body.clone())) + key.len() + 400;
         let mut used = base;
         let mut keep = 0;
@@ -103,48 +113,70 @@ impl Page {
             used += len;
             keep += 1;
         }
+        loop {
+            let value = self.build(&body, key, &items, keep, more_after);
+            let len = json_len(&value);
+            if len <= budget {
+                return Ok(value);
+            }
+            if keep <= 1 {
+                return Err(over_budget(
+                    len,
+                    self.max_tokens,
+                    if keep == 1 { "with one item" } else { "with no item" },
+                ));
+            }
+            keep -= 1;
+        }
+    }
+
+    /// The result holding the first `keep` of `items`, its size measured into `estimated_tokens`.
+    fn build(&self, body: &Map<String, Value>, key: &str, items: &[Value], keep: usize, more_after: bool) -> Value {
         let given = items.len();
         let cut = keep < given;
-        let shown: Vec<Value> = items.into_iter().take(keep).collect();
         let next = (cut || more_after).then(|| self.cursor(self.offset + keep));
-        let mut note = None;
-        if cut {
-            note = Some(format!(
-                "truncated to {keep} of {given} items to stay within max_tokens={}; pass next_cursor for the rest, or a larger max_tokens",
-                self.max_tokens
-            ));
-        } else if used > budget {
-            note = Some(format!(
-                "this one item is over max_tokens={} (about {} tokens); it is sent whole",
-                self.max_tokens,
-                used.div_ceil(CHARS_PER_TOKEN)
-            ));
-        } else if more_after {
-            note = Some("more results follow: pass next_cursor to get them".to_string());
-        }
+        let mut body = body.clone();
         body.insert("offset".into(), json!(self.offset));
         body.insert("returned".into(), json!(keep));
-        body.insert(key.into(), Value::Array(shown));
+        body.insert(key.into(), Value::Array(items[..keep].to_vec()));
         body.insert("truncated".into(), json!(cut));
         body.insert("next_cursor".into(), json!(next));
-        if let Some(n) = note {
-            body.insert("note".into(), json!(n));
+        if cut {
+            let note = format!(
+                "truncated to {keep} of {given} items to stay within max_tokens={}; pass next_cursor for the rest, or a larger max_tokens",
+                self.max_tokens
+            );
+            body.insert("note".into(), json!(note));
+        } else if more_after {
+            body.insert("note".into(), json!("more results follow: pass next_cursor to get them"));
         }
-        body.insert("estimated_tokens".into(), json!(used.div_ceil(CHARS_PER_TOKEN)));
-        Value::Object(body)
+        measured(Value::Object(body))
     }
 }
 
-/// How many of `items` fit in `chars` characters of JSON (at least none).
-pub(super) fn fitting(items: &[Value], chars: usize) -> usize {
-    let mut used = 0;
-    items
-        .iter()
-        .take_while(|item| {
-            used += json_len(item) + 1;
-            used <= chars
-        })
-        .count()
+/// `value` with `estimated_tokens`: its own JSON's length (that field
+/// included) / [`CHARS_PER_TOKEN`], rounded up.
+pub(super) fn measured(mut value: Value) -> Value {
+    let mut tokens = 0;
+    for _ in 0..4 {
+        value["estimated_tokens"] = json!(tokens);
+        let now = json_len(&value).div_ceil(CHARS_PER_TOKEN);
+        if now == tokens {
+            break;
+        }
+        tokens = now;
+    }
+    value["estimated_tokens"] = json!(tokens);
+    value
+}
+
+/// The error of a result over its budget even at its smallest.
+pub(super) fn over_budget(len: usize, max_tokens: usize, how: &str) -> String {
+    format!(
+        "the result is {} tokens ({len} characters of JSON / {CHARS_PER_TOKEN}) {how}, over max_tokens={max_tokens}: pass max_tokens of at least {} (at most {MAX_MAX_TOKENS})",
+        len.div_ceil(CHARS_PER_TOKEN),
+        len.div_ceil(CHARS_PER_TOKEN)
+    )
 }
 
 pub(super) fn json_len(v: &Value) -> usize {
@@ -184,11 +216,13 @@ mod tests {
     fn budget_cuts_whole_items_and_gives_a_cursor() {
         let p = page(None, Some(100)).unwrap();
         let items: Vec<Value> = (0..50).map(|i| json!({"id": i, "text": "x".repeat(40)})).collect();
-        let v = p.fit(Map::new(), "items", items, false);
+        let v = p.fit(Map::new(), "items", items, false).unwrap();
         let shown = v["items"].as_array().unwrap().len();
         assert!((1..50).contains(&shown), "{shown}");
         assert_eq!(v["truncated"], json!(true));
-        assert!(serde_json::to_string(&v).unwrap().len() <= 100 * CHARS_PER_TOKEN);
+        let sent = serde_json::to_string(&v).unwrap().len();
+        assert!(sent <= 100 * CHARS_PER_TOKEN, "{sent}");
+        assert_eq!(v["estimated_tokens"], json!(sent.div_ceil(CHARS_PER_TOKEN)), "the estimate is the measure");
         let next = v["next_cursor"].as_str().unwrap();
         let p2 = page(Some(next), Some(100)).unwrap();
         assert_eq!(p2.offset, shown);
@@ -197,21 +231,35 @@ mod tests {
     #[test]
     fn all_items_fit_no_cursor_unless_more_follow() {
         let p = page(None, None).unwrap();
-        let v = p.fit(Map::new(), "items", vec![json!(1), json!(2)], false);
+        let v = p.fit(Map::new(), "items", vec![json!(1), json!(2)], false).unwrap();
         assert_eq!(v["returned"], json!(2));
         assert_eq!(v["next_cursor"], Value::Null);
-        let v = p.fit(Map::new(), "items", vec![json!(1), json!(2)], true);
+        let v = p.fit(Map::new(), "items", vec![json!(1), json!(2)], true).unwrap();
         assert!(v["next_cursor"].is_string());
     }
 
     #[test]
-    fn one_item_over_budget_is_sent_and_said() {
+    fn one_item_over_budget_is_an_error_naming_the_budget_it_needs() {
         let p = page(None, Some(100)).unwrap();
-        let v = p.fit(Map::new(), "items", vec![json!("y".repeat(2000)), json!(2)], false);
+        let v = p.fit(Map::new(), "items", vec![json!("y".repeat(100)), json!("z".repeat(100))], false).unwrap();
         assert_eq!(v["returned"], json!(1));
         assert!(v["note"].as_str().unwrap().contains("truncated"));
-        let v = p.fit(Map::new(), "items", vec![json!("y".repeat(2000))], false);
-        assert!(v["note"].as_str().unwrap().contains("over max_tokens"));
+        let e = p.fit(Map::new(), "items", vec![json!("y".repeat(2000))], false).unwrap_err();
+        assert!(e.contains("over max_tokens=100") && e.contains("at least"), "{e}");
+    }
+
+    #[test]
+    fn the_cap_holds_for_every_budget_and_item_size() {
+        for max in [100u64, 137, 300, 1000] {
+            let p = page(None, Some(max)).unwrap();
+            for size in [1usize, 10, 57, 200] {
+                let items: Vec<Value> = (0..40).map(|i| json!({"id": i, "t": "é".repeat(size)})).collect();
+                if let Ok(v) = p.fit(Map::new(), "items", items, true) {
+                    let sent = serde_json::to_string(&v).unwrap().len();
+                    assert!(sent <= max as usize * CHARS_PER_TOKEN, "max {max} size {size}: {sent}");
+                }
+            }
+        }
     }
 
     #[test]

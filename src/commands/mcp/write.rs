@@ -9,14 +9,15 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::page::{ids, text};
-use super::{Litindex, one_line, structured};
+use super::{Litindex, one_line, schemas, structured};
 use crate::commands::print_note;
 use litindex::api::{MarkRequest, UnmarkRequest, mark, unmark};
 use litindex::store::Label;
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 pub(super) struct Mark {
-    /// Paper ids or aliases
+    /// Paper ids or aliases, 1 to 100
+    #[schemars(length(min = 1, max = 100))]
     pub ids: Vec<String>,
     /// favorite, exclude, to-read or read (may be left out when tags are given)
     #[serde(default)]
@@ -28,13 +29,14 @@ pub(super) struct Mark {
     #[serde(default)]
     pub tags: Vec<String>,
     /// Keep marks of ids the index does not hold instead of failing
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::lenient::bool")]
     pub allow_missing: bool,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 pub(super) struct Unmark {
-    /// Paper ids or aliases
+    /// Paper ids or aliases, 1 to 100
+    #[schemars(length(min = 1, max = 100))]
     pub ids: Vec<String>,
     /// The one label to remove (every label when left out)
     #[serde(default)]
@@ -58,7 +60,8 @@ impl Litindex {
     /// Marks papers (writes to the index).
     #[tool(
         description = "Mark papers: favorite (feeds the ranking), exclude (never shown by search), to-read, read; and/or add tags. Writes to the index (needs --allow-writes).",
-        annotations(read_only_hint = false, destructive_hint = false, idempotent_hint = true)
+        annotations(read_only_hint = false, destructive_hint = false, idempotent_hint = true),
+        output_schema = schemas::mark()
     )]
     fn mark(&self, Parameters(p): Parameters<Mark>) -> Result<CallToolResult, String> {
         check(&p.ids, &p.tags, p.note.as_deref())?;
@@ -72,7 +75,8 @@ impl Litindex {
     /// Removes marks (writes to the index).
     #[tool(
         description = "Remove marks from papers: one label, every label (label left out), or tags. Writes to the index (needs --allow-writes).",
-        annotations(read_only_hint = false, destructive_hint = true, idempotent_hint = true)
+        annotations(read_only_hint = false, destructive_hint = true, idempotent_hint = true),
+        output_schema = schemas::unmark()
     )]
     fn unmark(&self, Parameters(p): Parameters<Unmark>) -> Result<CallToolResult, String> {
         check(&p.ids, &p.tags, None)?;

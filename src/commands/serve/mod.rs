@@ -11,9 +11,16 @@
 //! on loopback), which defeats DNS rebinding; the write routes exist only with
 //! `--allow-writes`, accept only POST, and need the per-process random token
 //! the pages embed in their forms (CSRF); the pages carry a
-//! Content-Security-Policy that allows no script at all.
+//! Content-Security-Policy that allows no script at all. A request with two
+//! `Host` headers is refused (400), and so is a write whose `Origin` or
+//! `Sec-Fetch-Site` says it comes from another site (403), token or not.
+//! Connections (`conn.rs`): at most `--max-connections` (64) at once, a
+//! request head within `--header-timeout` (10 s), closed after
+//! `--idle-timeout` (60 s) with no traffic.
 
+mod conn;
 mod export;
+mod extras;
 mod graph_svg;
 mod pages;
 mod routes;
@@ -90,15 +97,43 @@ fn new_token() -> anyhow::Result<String> {
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 
-/// Refuses a request whose `Host` is not this server (421), and sets the
+/// Why a write (any method but GET and HEAD) comes from another site, by
+/// the browser's own word: an `Origin` that is not this server's, or a
+/// `Sec-Fetch-Site` of `cross-site` or `same-site` (another port or
+/// subdomain is another site's page). `None`: nothing says so.
+fn cross_site(headers: &axum::http::HeaderMap, host: &str) -> Option<String> {
+    if let Some(origin) = headers.get(header::ORIGIN) {
+        let origin = origin.to_str().unwrap_or("");
+        if origin != format!("http://{host}") {
+            return Some(format!("the request's Origin `{origin}` is not this page's (http://{host})"));
+        }
+    }
+    if let Some(site) = headers.get("sec-fetch-site") {
+        let site = site.to_str().unwrap_or("");
+        if !matches!(site, "same-origin" | "none") {
+            return Some(format!("the browser says the request comes from another site (Sec-Fetch-Site: {site})"));
+        }
+    }
+    None
+}
+
+/// Refuses a request whose `Host` is not this server (421) or that carries
+/// two `Host` headers (400), a write from another site (403), and sets the
 /// security headers on every answer.
 async fn guard(State(app): State<Arc<App>>, request: Request, next: Next) -> Response {
-    let host = request.headers().get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("");
-    let mut response = if app.host_allowed(host) {
-        next.run(request).await
-    } else {
+    let hosts = request.headers().get_all(header::HOST).iter().count();
+    let host = request.headers().get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("").to_string();
+    let write = !matches!(request.method(), &axum::http::Method::GET | &axum::http::Method::HEAD);
+    let mut response = if hosts > 1 {
+        let message = format!("{hosts} Host headers: a request names one host; refused");
+        (StatusCode::BAD_REQUEST, message).into_response()
+    } else if !app.host_allowed(&host) {
         let message = format!("Host `{host}` is not this server ({}): refused (DNS rebinding guard)", app.bound);
         (StatusCode::MISDIRECTED_REQUEST, message).into_response()
+    } else if let Some(why) = write.then(|| cross_site(request.headers(), &host)).flatten() {
+        (StatusCode::FORBIDDEN, format!("{why}: a write must come from this page; refused")).into_response()
+    } else {
+        next.run(request).await
     };
     let headers = response.headers_mut();
     headers.insert(
@@ -108,7 +143,9 @@ async fn guard(State(app): State<Arc<App>>, request: Request, next: Next) -> Res
         ),
     );
     headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
-    headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    // `same-origin`, not `no-referrer`: under `no-referrer` a browser sends
+    // `Origin: null` with the page's own forms, which the write guard must refuse.
+    headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("same-origin"));
     response
 }
 
@@ -137,7 +174,12 @@ pub fn run(args: &ServeArgs, store: &Store, out: &mut dyn Write) -> anyhow::Resu
         out.flush()?;
         let app = Arc::new(App { db, allow_writes: args.allow_writes, token, bound });
         let router = routes::router(app.clone()).layer(axum::middleware::from_fn_with_state(app, guard));
-        axum::serve(listener, router).await.context("the web server stopped")
+        let limits = conn::Limits {
+            max_connections: args.max_connections as usize,
+            header_timeout: std::time::Duration::from_secs(args.header_timeout),
+            idle_timeout: std::time::Duration::from_secs(args.idle_timeout),
+        };
+        axum::serve(conn::Guarded::new(listener, limits), router).await.context("the web server stopped")
     })
 }
 

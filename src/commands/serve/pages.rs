@@ -4,6 +4,7 @@
 use axum::http::StatusCode;
 use maud::{DOCTYPE, Markup, html};
 
+use super::extras::{Facets, HitExtras, export_links, facets, hit_marks};
 use super::routes::SearchForm;
 use litindex::api::PaperDetails;
 use litindex::search::{Hit, RetrievalResult, Weights};
@@ -16,6 +17,12 @@ pub(super) struct SearchView {
     pub offset: usize,
     pub more: bool,
     pub result: RetrievalResult,
+    /// Each hit's citation count and marks.
+    pub extras: HitExtras,
+    /// The facets of the result set.
+    pub facets: Facets,
+    /// Whether the index has years (else the bars have no recency part).
+    pub has_years: bool,
 }
 
 /// A paper this one cites or is cited by (`title`: `None` when not indexed).
@@ -34,6 +41,8 @@ pub(super) struct PaperView {
     pub labels: Vec<LabelMark>,
     pub tags: Vec<String>,
     pub graph: Markup,
+    /// The same papers as a list.
+    pub graph_list: Markup,
 }
 
 /// `s` percent-encoded for a URL's query component (the one encoder `fetch` uses too).
@@ -61,10 +70,6 @@ pub(super) fn search_url(form: &SearchForm, offset: usize) -> String {
     url
 }
 
-pub(super) fn export_url(ids: &[&str]) -> String {
-    format!("/export?ids={}&format=bibtex", encode(&ids.join(",")))
-}
-
 fn layout(title: &str, body: Markup) -> Markup {
     html! {
         (DOCTYPE)
@@ -76,11 +81,16 @@ fn layout(title: &str, body: Markup) -> Markup {
                 link rel="stylesheet" href="/assets/style.css";
             }
             body {
-                header { a.home href="/" { "litindex" } }
+                header { a.home href="/" { "litindex" } " " a.nav href="/marks" { "marks" } }
                 main { (body) }
             }
         }
     }
+}
+
+/// A page with the search box above its body (the marks page, the error pages).
+pub(super) fn layout_with_search(title: &str, form: &SearchForm, body: Markup) -> Markup {
+    layout(title, html! { (search_form(form)) (body) })
 }
 
 fn search_form(form: &SearchForm) -> Markup {
@@ -88,7 +98,7 @@ fn search_form(form: &SearchForm) -> Markup {
     html! {
         form.search action="/" method="get" {
             div.row {
-                input #q type="search" name="q" value=(form.q) autofocus
+                input #q type="search" name="q" value=(form.q) autofocus dir="auto"
                     placeholder="words +must -not \"a phrase\" author:NAME year:2019..2023 venue:NAME";
                 button type="submit" { "Search" }
             }
@@ -109,14 +119,15 @@ fn search_form(form: &SearchForm) -> Markup {
     }
 }
 
-/// The search page: the form, and the hits when a search ran.
-pub(super) fn search_page(form: &SearchForm, view: Option<&SearchView>) -> Markup {
+/// The search page: the form, and the hits when a search ran; `token`: the
+/// write token when the mark buttons are offered.
+pub(super) fn search_page(form: &SearchForm, view: Option<&SearchView>, token: Option<&str>) -> Markup {
     let title = if form.q.trim().is_empty() { "Search".to_string() } else { form.q.clone() };
     layout(
         &title,
         html! {
             (search_form(form))
-            @if let Some(view) = view { (results(form, view)) }
+            @if let Some(view) = view { (results(form, view, token)) }
         },
     )
 }
@@ -126,11 +137,16 @@ pub(super) fn search_error(form: &SearchForm, message: &str) -> Markup {
     layout("Bad search", html! { (search_form(form)) p.error role="alert" { (message) } })
 }
 
+/// An error page: the message, and the search box to go on from (never a dead end).
 pub(super) fn error_page(status: StatusCode, message: &str) -> Markup {
-    layout(status.canonical_reason().unwrap_or("Error"), html! { p.error role="alert" { (message) } })
+    layout_with_search(
+        status.canonical_reason().unwrap_or("Error"),
+        &SearchForm::default(),
+        html! { p.error role="alert" { (message) } },
+    )
 }
 
-fn results(form: &SearchForm, view: &SearchView) -> Markup {
+fn results(form: &SearchForm, view: &SearchView, token: Option<&str>) -> Markup {
     let r = &view.result;
     let w = view.weights;
     let scale = r.ranked.iter().map(|h| h.final_score).fold(0.0, f64::max);
@@ -141,15 +157,17 @@ fn results(form: &SearchForm, view: &SearchView) -> Markup {
             @if view.offset > 0 || view.more { (view.offset + 1) "–" (view.offset + r.ranked.len()) } @else { (r.ranked.len()) }
             " · " (format!("{:.1}", r.wall_time_ms)) " ms · final = "
             span.key.b { (w.bm25) "·" (if r.mode.name() == "bm25" { "bm25_norm" } else { "fused" }) }
-            " + " span.key.g { (w.graph) "·graph" } " + " span.key.r { (w.recency) "·recency" }
+            " + " span.key.g { (w.graph) "·graph" }
+            @if view.has_years { " + " span.key.r { (w.recency) "·recency" } }
             @if !r.favorites.is_empty() { " + " span.key.f { "feedback" } }
-            @if !ids.is_empty() { " · " a href=(export_url(&ids)) { "export these as BibTeX" } }
+            @if !ids.is_empty() { " · these hits: " (export_links(&ids)) }
         }
+        @if !r.ranked.is_empty() { (facets(form, &view.facets)) }
         @if r.excluded_hidden > 0 {
             p.note { (r.excluded_hidden) " excluded papers not shown (tick “show excluded” to see them)" }
         }
         ol.hits start=(view.offset + 1) {
-            @for h in &r.ranked { (hit(h, w, scale)) }
+            @for h in &r.ranked { (hit(h, w, scale, view, token, &search_url(form, view.offset))) }
         }
         @if view.offset > 0 || view.more {
             nav.pages {
@@ -165,26 +183,30 @@ fn results(form: &SearchForm, view: &SearchView) -> Markup {
     }
 }
 
-fn hit(h: &Hit, w: Weights, scale: f64) -> Markup {
+fn hit(h: &Hit, w: Weights, scale: f64, view: &SearchView, token: Option<&str>, back: &str) -> Markup {
+    let cited = view.extras.citations.get(&h.id).copied().unwrap_or(0);
+    let labels = view.extras.labels.get(&h.id).map_or(&[][..], Vec::as_slice);
     html! {
-        li.hit.excluded[h.excluded] {
+        li.hit.excluded[h.excluded] data-id=(h.id) {
             div.title {
-                a href=(paper_url(&h.id)) { (h.title) }
+                a href=(paper_url(&h.id)) { bdi dir="auto" { (h.title) } }
                 @if h.excluded { " " span.flag { "excluded" } }
             }
             div.meta {
                 span.id { (h.id) }
                 @if let Some(y) = h.year { " · " (y) }
-                @if !h.authors.is_empty() { " · " (authors(&h.authors)) }
-                @if let Some(v) = &h.venue { " · " i { (v) } }
+                @if !h.authors.is_empty() { " · " bdi dir="auto" { (authors(&h.authors)) } }
+                @if let Some(v) = &h.venue { " · " i { bdi dir="auto" { (v) } } }
+                " · " span.cited title="papers of this index that cite it" { "cited by " (cited) }
                 " · " (match h.graph_distance {
                     None => "first-stage hit".to_string(),
                     Some(0) => "a seed of the walk".to_string(),
                     Some(d) => format!("{d} hop{} from a seed", if d == 1 { "" } else { "s" }),
                 })
             }
-            (score_bar(h, w, scale))
-            @if !h.snippet.is_empty() { p.snippet { (highlighted(&h.snippet, &h.snippet_spans)) } }
+            (score_bar(h, w, scale, view.has_years))
+            @if !h.snippet.is_empty() { p.snippet dir="auto" { (highlighted(&h.snippet, &h.snippet_spans)) } }
+            @if token.is_some() || !labels.is_empty() { (hit_marks(&h.id, labels, token, back)) }
         }
     }
 }
@@ -208,9 +230,12 @@ pub(super) fn score_parts(h: &Hit, w: Weights) -> [(&'static str, &'static str, 
 
 /// A stacked bar of the parts, as inline SVG (its length relative to the
 /// page's best final score), with the numbers beside it.
-fn score_bar(h: &Hit, w: Weights, scale: f64) -> Markup {
+fn score_bar(h: &Hit, w: Weights, scale: f64, has_years: bool) -> Markup {
     const WIDTH: f64 = 240.0;
     let parts = score_parts(h, w);
+    // A part is shown when it adds something, or always for bm25 and graph,
+    // and recency when the index has years (without, it is 0 for every paper).
+    let shown = |name: &str, v: f64| v > 0.0 || name == "bm25" || name == "graph" || (name == "recency" && has_years);
     let unit = if scale > 0.0 { WIDTH / scale } else { 0.0 };
     let mut x = 0.0;
     let mut rects = Vec::new();
@@ -222,7 +247,7 @@ fn score_bar(h: &Hit, w: Weights, scale: f64) -> Markup {
         }
     }
     let numbers: Vec<String> =
-        parts.iter().filter(|p| p.2 > 0.0 || p.1 != "feedback").map(|(_, n, v)| format!("{n} {v:.3}")).collect();
+        parts.iter().filter(|p| shown(p.1, p.2)).map(|(_, n, v)| format!("{n} {v:.3}")).collect();
     html! {
         div.score {
             svg.bar width=(WIDTH) height="12" viewBox=(format!("0 0 {WIDTH} 12")) role="img" {
@@ -232,8 +257,17 @@ fn score_bar(h: &Hit, w: Weights, scale: f64) -> Markup {
                     rect class=(format!("part {class}")) x=(format!("{x:.2}")) y="0" width=(format!("{len:.2}")) height="12" {}
                 }
             }
-            span.numbers { b { (format!("{:.3}", h.final_score)) } " = " (numbers.join(" + ")) }
+            span.numbers title=(graph_meaning(h)) { b { (format!("{:.3}", h.final_score)) } " = " (numbers.join(" + ")) }
         }
+    }
+}
+
+/// What the graph part of a hit's bar means for it.
+fn graph_meaning(h: &Hit) -> String {
+    match h.graph_distance {
+        Some(0) => "graph: this seed is cited by or cites the other strong hits (the evidence of the other seeds that reach it)".into(),
+        Some(d) => format!("graph: reached {d} citation step{} from the seeds", if d == 1 { "" } else { "s" }),
+        None => "graph: the walk from the seeds did not reach it".into(),
     }
 }
 
@@ -266,28 +300,31 @@ pub(super) fn paper_page(v: &PaperView, token: Option<&str>) -> Markup {
         &p.title,
         html! {
             article.paper {
-                h1 { (p.title) }
+                h1 { bdi dir="auto" { (p.title) } }
                 table.meta {
                     tr { th { "id" } td.id { (p.id) } }
                     tr { th { "year" } td { (p.year.map_or("-".to_string(), |y| y.to_string())) } }
-                    tr { th { "authors" } td { (if p.authors.is_empty() { "-".to_string() } else { p.authors.join("; ") }) } }
-                    tr { th { "venue" } td { (p.venue.as_deref().unwrap_or("-")) } }
+                    tr { th { "authors" } td dir="auto" { (if p.authors.is_empty() { "-".to_string() } else { p.authors.join("; ") }) } }
+                    tr { th { "venue" } td dir="auto" { (p.venue.as_deref().unwrap_or("-")) } }
                     tr { th { "source" } td { (p.source) } }
                     tr { th { "aliases" } td {
                         @if v.aliases.is_empty() { "-" }
                         @for (alias, kind) in &v.aliases { span.alias { (alias) " " small { "(" (kind) ")" } } " " }
                     } }
-                    tr { th { "export" } td { a.export href=(export_url(&[p.id.as_str()])) { "BibTeX" } } }
+                    tr { th { "export" } td { (export_links(&[p.id.as_str()])) } }
                 }
                 (marks(v, token))
                 section.abstract {
                     h2 { "Abstract" }
-                    p { (if p.abstract_.is_empty() { "(no abstract)" } else { p.abstract_.as_str() }) }
+                    p dir="auto" { (if p.abstract_.is_empty() { "(no abstract)" } else { p.abstract_.as_str() }) }
                 }
                 section.graph {
                     h2 { "Citation neighbourhood" }
-                    p.note { "Two hops both ways; the paper in the middle, its references and citers on the inner ring, theirs on the outer one. Click a node to open it." }
-                    (v.graph)
+                    p.note { "Two hops both ways, by year; circles sized by citations in the index; click a node to open it." }
+                    div.hood {
+                        (v.graph)
+                        (v.graph_list)
+                    }
                 }
                 div.links {
                     (linked("References", &v.references))
@@ -307,10 +344,10 @@ fn marks(v: &PaperView, token: Option<&str>) -> Markup {
                 @if v.labels.is_empty() && v.tags.is_empty() { "none" }
                 @for l in &v.labels {
                     span class=(format!("label {}", l.label.name())) { (l.label.name()) }
-                    @if !l.note.is_empty() { " (" (l.note) ")" }
+                    @if !l.note.is_empty() { " " bdi dir="auto" { "(" (l.note) ")" } }
                     " "
                 }
-                @for t in &v.tags { span.tag { "#" (t) } " " }
+                @for t in &v.tags { span.tag { "#" bdi { (t) } } " " }
             }
             @if let Some(token) = token {
                 div.buttons {
@@ -342,7 +379,7 @@ fn linked(heading: &str, papers: &[Linked]) -> Markup {
                 @for l in papers {
                     li {
                         @match &l.title {
-                            Some(t) => { a href=(paper_url(&l.id)) { (t) } " " span.id { (l.id) } }
+                            Some(t) => { a href=(paper_url(&l.id)) { bdi dir="auto" { (t) } } " " span.id { (l.id) } }
                             None => { span.id { (l.id) } " " small { "(not in the index)" } }
                         }
                     }
@@ -365,6 +402,6 @@ mod tests {
     #[test]
     fn urls_encode_every_reserved_byte() {
         assert_eq!(paper_url("10.1/a b&c"), "/paper?id=10.1%2Fa%20b%26c");
-        assert_eq!(export_url(&["a", "b"]), "/export?ids=a%2Cb&format=bibtex");
+        assert_eq!(super::super::extras::export_url_as(&["a", "b"], "ris"), "/export?ids=a%2Cb&format=ris");
     }
 }

@@ -11,6 +11,7 @@ use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use serde::Deserialize;
 
+use super::extras::{FORMATS, Facets, HitExtras, MarksQuery};
 use super::pages::{self, Linked, PaperView, SearchView};
 use super::{App, export, graph_svg};
 use crate::commands::print_note;
@@ -34,6 +35,7 @@ pub(super) fn router(app: Arc<App>) -> Router {
         .route("/paper", get(paper_page))
         .route("/graph.svg", get(graph))
         .route("/export", get(export_route))
+        .route("/marks", get(marks_route))
         .route("/assets/style.css", get(style))
         // Browsers ask for it unbidden: no icon, and no 404 in their console.
         .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }));
@@ -156,6 +158,7 @@ impl SearchForm {
 
 async fn search_page(State(app): State<Arc<App>>, Query(form): Query<SearchForm>) -> Response {
     let shown = form.clone();
+    let token = app.allow_writes.then(|| app.token.clone());
     let result = blocking(app, move |app| {
         if form.is_empty() {
             return Ok(None);
@@ -170,11 +173,29 @@ async fn search_page(State(app): State<Arc<App>>, Query(form): Query<SearchForm>
         let result = run_search(&store, &resolved, &options.query)?;
         let request = &resolved.request;
         let more = more_after(request, &result);
-        Ok(Some(SearchView { weights: request.params.weights, offset: request.offset, more, result }))
+        let extras = HitExtras::of(&store, &result.ranked)?;
+        // The facets count the first hits of the ranking (a page of the largest size), whatever page is shown.
+        let facets = {
+            let mut whole = resolved.request.clone();
+            whole.offset = 0;
+            whole.limit = Some(WEB_SEARCH_PAGE.max);
+            let all = litindex::search::search(&store, &whole, resolved.semantic.as_ref())?;
+            Facets::of(&all.ranked)
+        };
+        let has_years = store.meta()?.min_year.is_some();
+        Ok(Some(SearchView {
+            weights: request.params.weights,
+            offset: request.offset,
+            more,
+            result,
+            extras,
+            facets,
+            has_years,
+        }))
     })
     .await;
     match result {
-        Ok(view) => Html(pages::search_page(&shown, view.as_ref()).into_string()).into_response(),
+        Ok(view) => Html(pages::search_page(&shown, view.as_ref(), token.as_deref()).into_string()).into_response(),
         Err(Failure(status, message)) => {
             (status, Html(pages::search_error(&shown, &message).into_string())).into_response()
         }
@@ -222,7 +243,8 @@ fn paper_view(store: &litindex::store::Store, input: &str) -> Result<PaperView, 
     }
     let aliases = store.alias_kinds_of(&id)?.into_iter().filter(|(alias, _)| *alias != id).collect();
     let graph = graph_svg::neighbourhood(store, &id)?;
-    Ok(PaperView { paper, aliases, references, citations, labels, tags, graph })
+    let graph_list = graph_svg::neighbourhood_list(store, &id)?;
+    Ok(PaperView { paper, aliases, references, citations, labels, tags, graph, graph_list })
 }
 
 async fn graph(State(app): State<Arc<App>>, Query(p): Query<IdParam>) -> Result<Response, Failure> {
@@ -245,12 +267,22 @@ struct ExportParams {
 }
 
 async fn export_route(State(app): State<Arc<App>>, Query(p): Query<ExportParams>) -> Result<Response, Failure> {
-    if p.format != "bibtex" {
+    let asked = if p.format.is_empty() { "bibtex" } else { p.format.as_str() };
+    let Some(&(format, _, ext, content_type)) = FORMATS.iter().find(|f| f.0 == asked) else {
         return Err(Failure(
             StatusCode::BAD_REQUEST,
-            format!("unknown export format `{}`: use format=bibtex", litindex::api::error::clip(&p.format)),
+            format!(
+                "unknown export format `{}`: use bibtex, ris, csl-json or jsonl",
+                litindex::api::error::clip(&p.format)
+            ),
         ));
-    }
+    };
+    let cite_format = match format {
+        "ris" => litindex::cite::CiteFormat::Ris,
+        "csl-json" => litindex::cite::CiteFormat::CslJson,
+        "jsonl" => litindex::cite::CiteFormat::Jsonl,
+        _ => litindex::cite::CiteFormat::Bibtex,
+    };
     let ids: Vec<String> = p.ids.split(',').map(str::trim).filter(|s| !s.is_empty()).map(String::from).collect();
     if ids.is_empty() {
         return Err(Failure(StatusCode::BAD_REQUEST, "no paper ids to export: give ids=ID,ID…".into()));
@@ -260,20 +292,41 @@ async fn export_route(State(app): State<Arc<App>>, Query(p): Query<ExportParams>
         let store = app.open()?;
         let canonical = resolve_each(&store, &ids)?;
         let mut out = Vec::new();
-        litindex::cite::export_ids(&store, &canonical, litindex::cite::CiteFormat::Bibtex, &mut out)?;
+        litindex::cite::export_ids(&store, &canonical, cite_format, &mut out)?;
         Ok(String::from_utf8(out).map_err(anyhow::Error::from)?)
     })
     .await?;
     let name =
-        if p.ids.contains(',') { "litindex.bib".to_string() } else { format!("{}.bib", export::file_stem(&p.ids)) };
+        if p.ids.contains(',') { format!("litindex.{ext}") } else { format!("{}.{ext}", export::file_stem(&p.ids)) };
     Ok((
         [
-            (header::CONTENT_TYPE, "application/x-bibtex; charset=utf-8".to_string()),
+            (header::CONTENT_TYPE, content_type.to_string()),
             (header::CONTENT_DISPOSITION, format!("attachment; filename=\"{name}\"")),
         ],
         text,
     )
         .into_response())
+}
+
+async fn marks_route(State(app): State<Arc<App>>, Query(q): Query<MarksQuery>) -> Result<Html<String>, Failure> {
+    let label: Option<Label> = match q.label.trim() {
+        "" => None,
+        l => Some(l.parse().map_err(|e: String| Failure(StatusCode::BAD_REQUEST, litindex::api::error::clip(&e)))?),
+    };
+    let tag = limits::text("tag", q.tag.trim())?.to_string();
+    let token = app.allow_writes.then(|| app.token.clone());
+    let shown = q.clone();
+    let (marked, tags) = blocking(app, move |app| {
+        let store = app.open()?;
+        let all = store.marked(&MarkFilter::default())?;
+        let mut tags: Vec<String> = all.iter().flat_map(|m| m.tags.iter().cloned()).collect();
+        tags.sort();
+        tags.dedup();
+        let filter = MarkFilter { label, tag: (!tag.is_empty()).then_some(tag), dangling: false };
+        Ok((store.marked(&filter)?, tags))
+    })
+    .await?;
+    Ok(Html(super::extras::marks_page(&shown, &marked, &tags, token.as_deref()).into_string()))
 }
 
 async fn style() -> Response {
@@ -289,6 +342,9 @@ struct WriteForm {
     id: String,
     #[serde(default)]
     label: String,
+    /// The page to go back to (a path of this server), when not the paper's.
+    #[serde(default)]
+    back: String,
 }
 
 impl WriteForm {
@@ -313,34 +369,37 @@ impl WriteForm {
             .map_err(|e: String| Failure(StatusCode::BAD_REQUEST, litindex::api::error::clip(&e)))
     }
 
-    /// Back to the paper's page once written.
-    fn back(id: &str) -> Response {
-        Redirect::to(&pages::paper_url(id)).into_response()
+    /// Back to the page the form was on (a local path only: `/…`, never
+    /// `//host` or a URL), else the paper's page, once written.
+    fn back(&self, id: &str) -> Response {
+        let b = self.back.as_str();
+        let local = b.starts_with('/') && !b.starts_with("//") && !b.contains(['\\', '\r', '\n']) && b.len() <= 8192;
+        Redirect::to(&if local { b.to_string() } else { pages::paper_url(id) }).into_response()
     }
 }
 
 async fn mark(State(app): State<Arc<App>>, Form(form): Form<WriteForm>) -> Result<Response, Failure> {
     form.check(&app)?;
     let label = form.label()?.ok_or_else(|| Failure(StatusCode::BAD_REQUEST, "no label given".into()))?;
-    let id = blocking(app, move |app| {
+    let (id, form) = blocking(app, move |app| {
         let id = resolve(&app.open()?, &form.id)?;
         let request = MarkRequest { ids: vec![id.clone()], label: Some(label), ..MarkRequest::default() };
         litindex::api::mark(&app.db, &print_note, &request)?;
-        Ok(id)
+        Ok((id, form))
     })
     .await?;
-    Ok(WriteForm::back(&id))
+    Ok(form.back(&id))
 }
 
 async fn unmark(State(app): State<Arc<App>>, Form(form): Form<WriteForm>) -> Result<Response, Failure> {
     form.check(&app)?;
     let label = form.label()?;
-    let id = blocking(app, move |app| {
+    let (id, form) = blocking(app, move |app| {
         let id = resolve(&app.open()?, &form.id)?;
         let request = UnmarkRequest { ids: vec![form.id.clone()], label, tags: Vec::new() };
         litindex::api::unmark(&app.db, &print_note, &request)?;
-        Ok(id)
+        Ok((id, form))
     })
     .await?;
-    Ok(WriteForm::back(&id))
+    Ok(form.back(&id))
 }

@@ -82,6 +82,10 @@ fn calls(v: &str) -> Vec<(&'static str, Value)> {
         ("mark", json!({"ids": ["p001"], "tags": [v]})),
         ("unmark", json!({"ids": [v]})),
         ("unmark", json!({"ids": ["p001"], "tags": [v]})),
+        ("get_papers", json!({"ids": [v, "p001"]})),
+        ("get_papers", json!({"ids": ["p001"], "cursor": v})),
+        ("list_marks", json!({"tag": v})),
+        ("neighbors", json!({"id": "p001", "limit": v})),
     ]
 }
 
