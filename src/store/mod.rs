@@ -43,6 +43,8 @@ mod migrate;
 pub mod postings_writer;
 mod read;
 mod scoring;
+mod screen_reads;
+pub use screen_reads::Neighbourhood;
 mod summary;
 pub mod vectors;
 pub mod watches;
