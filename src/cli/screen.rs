@@ -59,6 +59,15 @@ pub struct SimulateArgs {
     /// Weight of the stored vectors, when the index has them
     #[arg(long, default_value_t = litindex::screen::Weights::default().vectors)]
     pub vector_weight: f32,
+    /// The works' format (`paper` for `litindex gen`'s corpora, for timing)
+    #[arg(long, value_parser = ["openalex", "paper"], default_value = "openalex")]
+    pub works_format: String,
+    /// Stop after K proposals (timing on large sets; the order is then partial)
+    #[arg(long, value_name = "K")]
+    pub max_steps: Option<usize>,
+    /// Print the time per retrain-and-propose step (mean, median, max) on stderr
+    #[arg(long)]
+    pub timings: bool,
     /// The SVM's cost C
     #[arg(long, default_value_t = litindex::screen::SvmParams::default().c)]
     pub c: f64,

@@ -10,6 +10,7 @@ use crate::cli::{
     Decision, Format, ScreenAction, ScreenArgs, ScreenExportArgs, ScreenExportFormat, ScreenNewArgs, SimulateArgs,
 };
 use litindex::cite::{CiteFormat, export_ids};
+use litindex::ingest::InputFormat;
 use litindex::screen::review::{self, GivenId};
 use litindex::screen::simulate::{index_review, simulate};
 use litindex::screen::{Priors, SimulateOptions, SvmParams, Weights, next, read_labels, status};
@@ -210,7 +211,8 @@ fn run_simulate(a: &SimulateArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     };
     std::fs::create_dir_all(&a.out).with_context(|| format!("cannot create {}", a.out.display()))?;
     let db = a.out.join(format!("{name}.db"));
-    let (store, docs) = index_review(&a.works, &db, &labels)?;
+    let format = if a.works_format == "paper" { InputFormat::Paper } else { InputFormat::OpenAlex };
+    let (store, docs) = index_review(&a.works, Some(format), &db, &labels)?;
     let missing = docs.iter().filter(|d| d.is_none()).count();
     if missing > 0 {
         eprintln!("note: {missing} labelled id(s) are not in the index of the works; they stay featureless");
@@ -219,6 +221,7 @@ fn run_simulate(a: &SimulateArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         weights: Weights { text: a.text_weight, graph: a.graph_weight, vectors: a.vector_weight },
         svm: SvmParams { c: a.c, max_ratio: a.max_ratio, ..SvmParams::default() },
         priors: a.priors_from.clone().map_or(Priors::Random, Priors::FromOrders),
+        max_steps: a.max_steps,
     };
     for run in simulate(&store, &docs, &labels, &seeds, &opts)? {
         let path = a.out.join(format!("{name}_s{}.txt", run.seed));
@@ -226,6 +229,19 @@ fn run_simulate(a: &SimulateArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         text.push('\n');
         std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
         writeln!(out, "{}", path.display())?;
+        if a.timings && !run.step_times.is_empty() {
+            let mut ms: Vec<f64> = run.step_times.iter().map(|d| d.as_secs_f64() * 1000.0).collect();
+            let mean = ms.iter().sum::<f64>() / ms.len() as f64;
+            ms.sort_by(f64::total_cmp);
+            eprintln!(
+                "seed {}: {} candidates, {} retrain-and-propose steps: mean {mean:.2} ms, median {:.2} ms, max {:.2} ms",
+                run.seed,
+                labels.len(),
+                ms.len(),
+                ms[ms.len() / 2],
+                ms[ms.len() - 1]
+            );
+        }
     }
     Ok(())
 }

@@ -34,11 +34,18 @@ pub struct SimulateOptions {
     pub weights: Weights,
     pub svm: SvmParams,
     pub priors: Priors,
+    /// Stop after this many proposals (for timing on large sets); `None`: every record.
+    pub max_steps: Option<usize>,
 }
 
 impl Default for SimulateOptions {
     fn default() -> SimulateOptions {
-        SimulateOptions { weights: Weights::default(), svm: SvmParams::default(), priors: Priors::Random }
+        SimulateOptions {
+            weights: Weights::default(),
+            svm: SvmParams::default(),
+            priors: Priors::Random,
+            max_steps: None,
+        }
     }
 }
 
@@ -48,15 +55,23 @@ pub struct SimulatedOrder {
     pub seed: u64,
     /// Ids as the labels file spells them, priors first.
     pub order: Vec<String>,
+    /// The time of each retrain-and-propose step, in order.
+    pub step_times: Vec<std::time::Duration>,
 }
 
-/// The index of a review: its works ingested into a fresh file at `db`
-/// (replaced if present), and each labelled id's doc id there.
-pub fn index_review(works: &Path, db: &Path, labels: &[LabelledId]) -> anyhow::Result<(Store, Vec<Option<i64>>)> {
+/// The index of a review: its works (in `format`, or sniffed when `None`)
+/// ingested into a fresh file at `db` (replaced if present), and each
+/// labelled id's doc id there.
+pub fn index_review(
+    works: &Path,
+    format: Option<InputFormat>,
+    db: &Path,
+    labels: &[LabelledId],
+) -> anyhow::Result<(Store, Vec<Option<i64>>)> {
     if db.exists() {
         std::fs::remove_file(db).with_context(|| format!("cannot replace {}", db.display()))?;
     }
-    let inputs = [Input::File { path: works.to_path_buf(), format: Some(InputFormat::OpenAlex) }];
+    let inputs = [Input::File { path: works.to_path_buf(), format }];
     crate::ingest::build(db, &inputs, &IngestOptions::default())
         .with_context(|| format!("cannot index the works of {}", works.display()))?;
     let store = Store::open(db)?;
@@ -94,14 +109,21 @@ pub fn simulate(
             Priors::Random => random_priors(&truth, seed)?,
             Priors::FromOrders(pattern) => priors_from(pattern, seed, &position, &truth)?,
         };
-        let order = run(&fs, &truth, priors, opts.svm);
-        out.push(SimulatedOrder { seed, order: order.into_iter().map(|i| labels[i].id.clone()).collect() });
+        let (order, step_times) = run(&fs, &truth, priors, opts.svm, opts.max_steps);
+        out.push(SimulatedOrder { seed, order: order.into_iter().map(|i| labels[i].id.clone()).collect(), step_times });
     }
     Ok(out)
 }
 
-/// One run: the priors, then every other row in the order the model proposed.
-pub fn run(fs: &FeatureSet, truth: &[bool], priors: (usize, usize), svm: SvmParams) -> Vec<usize> {
+/// One run: the priors, then every other row (or the first `max_steps`) in
+/// the order the model proposed; and the time each retrain-and-propose took.
+pub fn run(
+    fs: &FeatureSet,
+    truth: &[bool],
+    priors: (usize, usize),
+    svm: SvmParams,
+    max_steps: Option<usize>,
+) -> (Vec<usize>, Vec<std::time::Duration>) {
     let n = truth.len();
     let mut learner = Learner::new(&fs.rows, fs.dim(), svm);
     let mut labelled: Vec<(usize, bool)> = vec![(priors.0, truth[priors.0]), (priors.1, truth[priors.1])];
@@ -109,7 +131,10 @@ pub fn run(fs: &FeatureSet, truth: &[bool], priors: (usize, usize), svm: SvmPara
     done[priors.0] = true;
     done[priors.1] = true;
     let mut order = vec![priors.0, priors.1];
-    while order.len() < n {
+    let mut times = Vec::new();
+    let last = max_steps.map_or(n, |k| (k + 2).min(n));
+    while order.len() < last {
+        let started = std::time::Instant::now();
         learner.fit(&fs.rows, &labelled);
         let mut best: Option<(usize, f64)> = None;
         for i in (0..n).filter(|i| !done[*i]) {
@@ -119,11 +144,12 @@ pub fn run(fs: &FeatureSet, truth: &[bool], priors: (usize, usize), svm: SvmPara
             }
         }
         let (i, _) = best.expect("an undecided row is left");
+        times.push(started.elapsed());
         done[i] = true;
         order.push(i);
         labelled.push((i, truth[i]));
     }
-    order
+    (order, times)
 }
 
 /// One included and one excluded row drawn by a SplitMix64 stream from `seed`.
