@@ -62,6 +62,9 @@ pub struct SimulateArgs {
     /// The works' format (`paper` for `litindex gen`'s corpora, for timing)
     #[arg(long, value_parser = ["openalex", "paper"], default_value = "openalex")]
     pub works_format: String,
+    /// Embed the fresh index with the model in DIR first, so the vectors block has vectors (see docs/SEMANTIC.md)
+    #[arg(long, value_name = "DIR")]
+    pub model_dir: Option<PathBuf>,
     /// Stop after K proposals (timing on large sets; the order is then partial)
     #[arg(long, value_name = "K")]
     pub max_steps: Option<usize>,

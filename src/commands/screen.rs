@@ -10,9 +10,10 @@ use crate::cli::{
     Decision, Format, ScreenAction, ScreenArgs, ScreenExportArgs, ScreenExportFormat, ScreenNewArgs, SimulateArgs,
 };
 use litindex::cite::{CiteFormat, export_ids};
+use litindex::embed::{EmbedOptions, embed_index};
 use litindex::ingest::InputFormat;
 use litindex::screen::review::{self, GivenId};
-use litindex::screen::simulate::{index_review, simulate};
+use litindex::screen::simulate::{docs_of, index_review, simulate};
 use litindex::screen::{Priors, SimulateOptions, SvmParams, Weights, next, read_labels, status};
 use litindex::search::search;
 use litindex::store::Store;
@@ -212,7 +213,19 @@ fn run_simulate(a: &SimulateArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     std::fs::create_dir_all(&a.out).with_context(|| format!("cannot create {}", a.out.display()))?;
     let db = a.out.join(format!("{name}.db"));
     let format = if a.works_format == "paper" { InputFormat::Paper } else { InputFormat::OpenAlex };
-    let (store, docs) = index_review(&a.works, Some(format), &db, &labels)?;
+    index_review(&a.works, Some(format), &db)?;
+    if let Some(dir) = &a.model_dir {
+        let opts = EmbedOptions {
+            model_dir: Some(dir.clone()),
+            batch: litindex::embed::DEFAULT_EMBED_BATCH,
+            chunks: false,
+            progress: None,
+            notes: Some(&print_note),
+        };
+        embed_index(&db, &opts).with_context(|| format!("cannot embed {}", db.display()))?;
+    }
+    let store = Store::open(&db)?;
+    let docs = docs_of(&store, &labels)?;
     let missing = docs.iter().filter(|d| d.is_none()).count();
     if missing > 0 {
         eprintln!("note: {missing} labelled id(s) are not in the index of the works; they stay featureless");

@@ -59,24 +59,17 @@ pub struct SimulatedOrder {
     pub step_times: Vec<std::time::Duration>,
 }
 
-/// The index of a review: its works (in `format`, or sniffed when `None`)
-/// ingested into a fresh file at `db` (replaced if present), and each
-/// labelled id's doc id there.
-pub fn index_review(
-    works: &Path,
-    format: Option<InputFormat>,
-    db: &Path,
-    labels: &[LabelledId],
-) -> anyhow::Result<(Store, Vec<Option<i64>>)> {
+/// Indexes a review: its works (in `format`, or sniffed when `None`)
+/// ingested into a fresh file at `db` (replaced if present). Open it with
+/// [`Store::open`] and find the labelled ids with [`docs_of`].
+pub fn index_review(works: &Path, format: Option<InputFormat>, db: &Path) -> anyhow::Result<()> {
     if db.exists() {
         std::fs::remove_file(db).with_context(|| format!("cannot replace {}", db.display()))?;
     }
     let inputs = [Input::File { path: works.to_path_buf(), format }];
     crate::ingest::build(db, &inputs, &IngestOptions::default())
         .with_context(|| format!("cannot index the works of {}", works.display()))?;
-    let store = Store::open(db)?;
-    let docs = docs_of(&store, labels)?;
-    Ok((store, docs))
+    Ok(())
 }
 
 /// Each labelled id's doc id in `store` (`None` when no paper has that id).

@@ -147,8 +147,18 @@ fn ids(list: &Value) -> Vec<String> {
     list.as_array().unwrap().iter().map(|h| h["id"].as_str().unwrap().to_string()).collect()
 }
 
-const READ_TOOLS: [&str; 8] =
-    ["context", "export", "gaps", "get_paper", "neighbors", "related", "search_papers", "verify_citations"];
+const READ_TOOLS: [&str; 10] = [
+    "context",
+    "export",
+    "gaps",
+    "get_paper",
+    "neighbors",
+    "related",
+    "screen_next",
+    "screen_status",
+    "search_papers",
+    "verify_citations",
+];
 
 #[test]
 fn mcp_lists_the_read_tools_and_answers_as_the_cli_does() {

@@ -202,3 +202,43 @@ fn simulate_writes_every_labelled_id_once_priors_first_and_beats_random() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(std::fs::read(again.join("sep_s1.txt")).unwrap(), std::fs::read(out.join("sep_s1.txt")).unwrap());
 }
+
+/// The MCP tools through the official Python SDK (`tests/mcp/screen_client.py`).
+#[test]
+fn mcp_screen_tools_with_the_python_sdk() {
+    let Some(sep) = shared_data("synergy/Sep_2021") else { return };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut pythonpath = root.join("target/pydeps").into_os_string();
+    pythonpath.push(":");
+    pythonpath.push(root.join("tests/mcp"));
+    let probe =
+        std::process::Command::new("python3").args(["-c", "import mcp"]).env("PYTHONPATH", &pythonpath).output();
+    if !probe.is_ok_and(|o| o.status.success()) {
+        crate::common::skip(
+            crate::common::Need::McpClient,
+            "the MCP Python SDK is not importable (python3 -m pip install --target target/pydeps mcp==2.3.0)",
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let db = ingest(dir.path(), &sep);
+    let labels = sep.join("labels.csv");
+    ok(&db, &["screen", "new", "sep", "--ids-from", labels.to_str().unwrap()]);
+    let text = std::fs::read_to_string(&labels).unwrap();
+    let first: Vec<&str> = text.lines().take(31).collect();
+    let imp = dir.path().join("first.csv");
+    std::fs::write(&imp, first.join("\n")).unwrap();
+    ok(&db, &["screen", "import", "sep", imp.to_str().unwrap()]);
+    let o = std::process::Command::new("python3")
+        .arg(root.join("tests/mcp/screen_client.py"))
+        .arg(env!("CARGO_BIN_EXE_litindex"))
+        .arg(&db)
+        .arg("sep")
+        .env("PYTHONPATH", &pythonpath)
+        .env_remove("LITINDEX_DB")
+        .output()
+        .unwrap();
+    let (out, err) = (stdout(&o), stderr(&o));
+    assert!(o.status.success(), "screen_client.py failed:\nstdout:\n{out}\nstderr:\n{err}");
+    assert!(out.contains("all checks passed"), "{out}");
+}

@@ -15,7 +15,8 @@ import tempfile
 
 from mcp import Client, StdioServerParameters
 
-READ_TOOLS = ["context", "export", "gaps", "get_paper", "neighbors", "related", "search_papers", "verify_citations"]
+READ_TOOLS = ["context", "export", "gaps", "get_paper", "neighbors", "related", "screen_next", "screen_status",
+              "search_papers", "verify_citations"]
 
 
 # The server's working directory: a tool must never write into it.
@@ -105,7 +106,7 @@ async def read_only(binary, db):
 async def writes(binary, db, first):
     async with Client(server(binary, db, "--allow-writes")) as client:
         names = sorted(t.name for t in (await client.list_tools()).tools)
-        assert names == sorted(READ_TOOLS + ["mark", "unmark"]), names
+        assert names == sorted(READ_TOOLS + ["mark", "unmark", "screen_label"]), names
         marked = await ok(client, "mark", {"ids": [first], "label": "exclude"})
         assert first in marked["message"], marked
         hits = (await ok(client, "search_papers", {"query": "sparse attention"}))["ranked"]

@@ -21,6 +21,7 @@
 mod cite;
 mod page;
 mod read;
+mod screen;
 mod write;
 
 use std::path::{Path, PathBuf};
@@ -37,7 +38,7 @@ use crate::cli::{DEFAULT_DB, McpArgs};
 use litindex::store::Store;
 
 /// The tools that write to the index: listed and callable only with `--allow-writes`.
-const WRITE_TOOLS: &[&str] = &["mark", "unmark"];
+const WRITE_TOOLS: &[&str] = &["mark", "unmark", "screen_label"];
 
 /// The server: the index it serves and whether writes are allowed.
 #[derive(Clone)]
@@ -60,8 +61,10 @@ impl Litindex {
     fn registry(allow_writes: bool) -> ToolRouter<Self> {
         let mut router = Self::read_tools();
         router.merge(Self::cite_tools());
+        router.merge(Self::screen_read_tools());
         if allow_writes {
             router.merge(Self::write_tools());
+            router.merge(Self::screen_write_tools());
         }
         router
     }
