@@ -34,7 +34,7 @@ pub struct Weights {
 impl Default for Weights {
     /// The weights chosen on the tuning reviews (docs/SCREENING.md).
     fn default() -> Weights {
-        Weights { text: 1.0, graph: 0.6, vectors: 0.5 }
+        Weights { text: 1.0, graph: 1.0, vectors: 0.5 }
     }
 }
 

@@ -33,7 +33,7 @@ pub struct SvmParams {
 
 impl Default for SvmParams {
     fn default() -> SvmParams {
-        SvmParams { c: 0.5, max_ratio: 10.0, max_passes: 30, tolerance: 1e-3 }
+        SvmParams { c: 0.1, max_ratio: 10.0, max_passes: 30, tolerance: 1e-3 }
     }
 }
 

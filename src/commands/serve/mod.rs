@@ -17,6 +17,7 @@ mod export;
 mod graph_svg;
 mod pages;
 mod routes;
+mod screen;
 
 use std::io::Write;
 use std::net::{IpAddr, SocketAddr};

@@ -65,7 +65,7 @@ pub(super) fn export_url(ids: &[&str]) -> String {
     format!("/export?ids={}&format=bibtex", encode(&ids.join(",")))
 }
 
-fn layout(title: &str, body: Markup) -> Markup {
+pub(super) fn layout(title: &str, body: Markup) -> Markup {
     html! {
         (DOCTYPE)
         html lang="en" {
