@@ -242,3 +242,48 @@ fn mcp_screen_tools_with_the_python_sdk() {
     assert!(o.status.success(), "screen_client.py failed:\nstdout:\n{out}\nstderr:\n{err}");
     assert!(out.contains("all checks passed"), "{out}");
 }
+
+/// The screening page in headless Chromium (`tests/browser/screen.mjs`).
+#[test]
+fn the_screening_page_in_a_real_browser() {
+    let Some(sep) = shared_data("synergy/Sep_2021") else { return };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = root.join("tests/browser");
+    let chromium = std::env::var_os("LITINDEX_CHROMIUM")
+        .map_or_else(|| std::path::PathBuf::from("/usr/bin/chromium"), std::path::PathBuf::from);
+    let node = std::process::Command::new("node").arg("--version").output().is_ok_and(|o| o.status.success());
+    if !node || !chromium.is_file() || !dir.join("node_modules/playwright-core").is_dir() {
+        crate::common::skip(
+            crate::common::Need::Browser,
+            "the screening browser test needs node, Chromium and playwright-core (npm ci in tests/browser)",
+        );
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let db = ingest(tmp.path(), &sep);
+    let labels = sep.join("labels.csv");
+    ok(&db, &["screen", "new", "sep", "--ids-from", labels.to_str().unwrap()]);
+    let text = std::fs::read_to_string(&labels).unwrap();
+    let imp = tmp.path().join("first.csv");
+    std::fs::write(&imp, text.lines().take(31).collect::<Vec<_>>().join("\n")).unwrap();
+    ok(&db, &["screen", "import", "sep", imp.to_str().unwrap()]);
+    let server = crate::serve::Server::start(&db, &["--allow-writes"]);
+    let out = root.join("target/browser-test/screen");
+    let run = std::process::Command::new("node")
+        .arg(dir.join("screen.mjs"))
+        .arg(server.url())
+        .arg("sep")
+        .arg(&out)
+        .env("LITINDEX_CHROMIUM", &chromium)
+        .output()
+        .unwrap();
+    let so = String::from_utf8_lossy(&run.stdout);
+    assert!(run.status.success(), "screen.mjs failed:\n{so}\n{}", String::from_utf8_lossy(&run.stderr));
+    let done: Value = serde_json::from_str(so.lines().last().unwrap_or("")).unwrap();
+    drop(server);
+    let csv = ok(&db, &["screen", "export", "sep", "--format", "csv"]);
+    let line = |id: &str| csv.lines().find(|l| l.starts_with(&format!("{id},"))).map(String::from);
+    assert!(line(done["included"].as_str().unwrap()).unwrap().contains(",include,"), "{csv}");
+    assert!(line(done["excluded"].as_str().unwrap()).unwrap().contains(",exclude,"), "{csv}");
+    assert!(line(done["skipped"].as_str().unwrap()).is_none(), "a skipped candidate stays undecided");
+}

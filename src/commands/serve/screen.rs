@@ -1,8 +1,10 @@
 //! The screening page (`/screen?review=NAME`): one candidate at a time, the
 //! model's next proposal, title and abstract with the model's top terms
 //! marked, why it is proposed, the review's progress and estimate; with
-//! `--allow-writes`, include / exclude / skip buttons and keys (i, e, s),
-//! posted to `/screen/label` with the form token.
+//! `--allow-writes`, include / exclude / skip buttons with access keys i, e,
+//! s (Alt+key in Chromium, Alt+Shift+key in Firefox: the page runs no
+//! script, as its Content-Security-Policy allows none), posted to
+//! `/screen/label` with the form token.
 
 use std::sync::Arc;
 
@@ -11,7 +13,7 @@ use axum::extract::{Form, Query, State};
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
-use maud::{Markup, PreEscaped, html};
+use maud::{Markup, html};
 use serde::Deserialize;
 
 use super::App;
@@ -135,9 +137,8 @@ async fn page(State(app): State<Arc<App>>, Query(p): Query<PageParams>) -> Respo
                             " "
                             button #exclude type="submit" name="decision" value="exclude" accesskey="e" { "Exclude (e)" }
                             " "
-                            a #skip href=(format!("/screen?review={}&skip={}", encode(&s.review), skip + 1)) { "Skip (s)" }
+                            a #skip accesskey="s" href=(format!("/screen?review={}&skip={}", encode(&s.review), skip + 1)) { "Skip (s)" }
                         }
-                        script { (PreEscaped(KEYS)) }
                     } @else {
                         p.note { "Read-only: start " code { "litindex serve --allow-writes" } " to decide here." }
                     }
@@ -147,13 +148,6 @@ async fn page(State(app): State<Arc<App>>, Query(p): Query<PageParams>) -> Respo
     };
     Html(super::pages::layout("Screening", body).into_string()).into_response()
 }
-
-/// Keys i, e, s press the buttons (not while typing in a field).
-const KEYS: &str = "document.addEventListener('keydown', function (e) {
-  if (e.target.closest('input, textarea, select') || e.ctrlKey || e.metaKey || e.altKey) return;
-  var id = {i: 'include', e: 'exclude', s: 'skip'}[e.key];
-  if (id) { e.preventDefault(); document.getElementById(id).click(); }
-});";
 
 /// `text` with every word whose analyzed form is one of `terms` in `<mark>`.
 fn mark_terms(text: &str, terms: &[String], analyzer: litindex::analyzer::Analyzer) -> Markup {
