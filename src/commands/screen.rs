@@ -168,7 +168,7 @@ fn run_export(a: &ScreenExportArgs, store: &Store, out: &mut dyn Write) -> anyho
             writeln!(out, "given_id,paper_id,label,reason,note,decided_at")?;
             for d in review::decisions(store, &a.name)? {
                 let label = if d.included { "include" } else { "exclude" };
-                let f = [&d.given_id, &d.paper_id, label, &d.reason, &d.note, &d.decided_at].map(|s| csv_field(s));
+                let f = [&d.given_id, &d.paper_id, label, &d.reason, &d.note, &d.decided_at].map(csv_field);
                 writeln!(out, "{}", f.join(","))?;
             }
             return Ok(());
