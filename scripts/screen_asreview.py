@@ -7,7 +7,7 @@ into target/asreview (a venv, once), writes one CSV per review from its works
     asreview simulate NAME.csv --n-prior-included 1 --n-prior-excluded 1 \\
         --prior-seed S --seed S -o OUT/NAME_sS.asreview      # S = 1..5
 
-reads each screening order from the project's results.db (insertion order,
+(in OUT_DIR, where asreview leaves its synergy_cache.sqlite), reads each screening order from the project's results.db (insertion order,
 priors first, record_id mapped back to the CSV row), writes OUT/NAME_sS.txt,
 and says how many orders equal the shared anchor orders
 (../shared/data/synergy/anchor_asreview-3.0.8), which check this script.
@@ -79,7 +79,7 @@ def order_of(project, ids):
 
 
 def main():
-    out = sys.argv[1]
+    out = os.path.abspath(sys.argv[1])
     reviews = sys.argv[2:] or REVIEWS
     exe = install()
     os.makedirs(out, exist_ok=True)
@@ -93,7 +93,7 @@ def main():
                 os.remove(project)
             subprocess.run([exe, "simulate", data, "--n-prior-included", "1", "--n-prior-excluded", "1",
                             "--prior-seed", str(s), "--seed", str(s), "-o", project],
-                           check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                           check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=out)
             order = order_of(project, ids)
             with open(os.path.join(out, f"{review}_s{s}.txt"), "w") as f:
                 f.write("\n".join(order) + "\n")
