@@ -32,7 +32,8 @@ pub struct Weights {
 }
 
 impl Default for Weights {
-    /// The weights chosen on the tuning reviews (docs/SCREENING.md).
+    /// Text and citation weights chosen on the tuning reviews; the vector
+    /// weight is untuned (docs/SCREENING.md).
     fn default() -> Weights {
         Weights { text: 1.0, graph: 1.0, vectors: 0.5 }
     }
