@@ -10,6 +10,7 @@ mod marks;
 mod mcp;
 mod opensearch;
 mod postings;
+mod screen;
 mod search;
 mod serve;
 
@@ -21,6 +22,7 @@ pub use marks::*;
 pub use mcp::*;
 pub use opensearch::*;
 pub use postings::*;
+pub use screen::*;
 pub use search::*;
 pub use serve::*;
 
@@ -103,6 +105,8 @@ pub enum Command {
     VerifyCitations(VerifyCitationsArgs),
     /// Measure the citation check on SciFact claims (gold, top wrong BM25 hit, random abstract)
     EvalCitations(EvalCitationsArgs),
+    /// Screen a review's candidates: `screen new|label|import|export|next|status|simulate` (active learning on text, citations and vectors)
+    Screen(ScreenArgs),
     /// Serve a local web page: search with score bars and evidence, papers, their citation neighbourhood, marks
     Serve(ServeArgs),
     /// Serve the index to agents: a Model Context Protocol server over stdio (read-only unless --allow-writes)

@@ -24,6 +24,7 @@ mod paper;
 mod postings;
 mod related;
 mod run;
+mod screen;
 mod search;
 mod serve;
 mod stats;
@@ -115,6 +116,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Context(args) => context::run(&args, &open_for_reading(&db)?, out),
         Command::VerifyCitations(args) => verify_citations::run(&args, &open_for_reading(&db)?, out),
         Command::EvalCitations(args) => eval_citations::run(&args, &open_for_reading(&db)?, out),
+        Command::Screen(args) => screen::run(&args, &db, out),
         Command::Serve(args) => serve::run(&args, &open_for_reading(&db)?, out),
         Command::Mcp(args) => mcp::run(&args, &db),
         Command::Completions(args) => completions::run(&args, out),

@@ -145,6 +145,28 @@ const QUERIES: &[(&str, &str, &str, Render)] = &[
         |r| format!("watch_seen row {} of {}, which is not a saved search", quoted(&r[1]), quoted(&r[0])),
     ),
     (
+        "screen-candidate",
+        "every screening candidate belongs to a review",
+        "SELECT c.review, c.given_id FROM screen_candidates AS c
+         WHERE NOT EXISTS (SELECT 1 FROM screen_reviews AS r WHERE r.name = c.review) ORDER BY 1, 2",
+        |r| format!("candidate {} of {}, which is not a review", quoted(&r[1]), quoted(&r[0])),
+    ),
+    (
+        "screen-decision",
+        "every screening decision is on a candidate of its review, labelled include or exclude",
+        "SELECT d.review, d.given_id FROM screen_decisions AS d
+         WHERE d.label NOT IN ('include', 'exclude') OR NOT EXISTS
+               (SELECT 1 FROM screen_candidates AS c WHERE c.review = d.review AND c.given_id = d.given_id)
+         ORDER BY 1, 2",
+        |r| format!("decision on {} in {} is not on one of its candidates or has an unknown label", quoted(&r[1]), quoted(&r[0])),
+    ),
+    (
+        "screen-seq",
+        "no two decisions of a review share a sequence number",
+        "SELECT review, seq FROM screen_decisions GROUP BY review, seq HAVING count(*) > 1 ORDER BY 1, 2",
+        |r| format!("review {} has two decisions numbered {}", quoted(&r[0]), text(&r[1])),
+    ),
+    (
         "watch-flags",
         "every saved search's flags are a JSON array of strings",
         "SELECT name FROM watches

@@ -283,7 +283,7 @@ pub(super) fn follow_merge(conn: &Connection, old: &str, canonical: &str) -> any
     ] {
         conn.prepare_cached(sql)?.execute(params![old, canonical])?;
     }
-    Ok(())
+    super::screening::follow_merge(conn, old, canonical)
 }
 
 /// The user's rows of an index, read before `build` replaces it and written
@@ -295,6 +295,8 @@ pub(crate) struct Carried {
     tags: Vec<(String, String, String)>,
     watches: Vec<(String, String, String, String, Option<String>)>,
     seen: Vec<(String, String, i64)>,
+    /// The screening reviews and their decisions.
+    screen: super::screening::Carried,
     /// The old index, whose fetch response cache is copied over by `restore`.
     responses_from: Option<std::path::PathBuf>,
 }
@@ -337,6 +339,7 @@ impl Carried {
                 seen: collect(c, "SELECT watch, paper_id, rank FROM watch_seen", |r| {
                     Ok((r.get(0)?, r.get(1)?, r.get(2)?))
                 })?,
+                screen: super::screening::Carried::read(c)?,
                 responses_from: Some(path.to_path_buf()),
             })
         };
@@ -371,6 +374,7 @@ impl Carried {
         for (w, id, rank) in &self.seen {
             seen.execute(params![w, id, rank])?;
         }
+        self.screen.restore(handle)?;
         if let Some(old) = &self.responses_from {
             super::fetch::carry_responses(old, conn)
                 .map_err(|e| anyhow::anyhow!("cannot keep the fetch cache of {}: {e:#}", old.display()))?;

@@ -42,6 +42,7 @@ mod query_language;
 mod related;
 mod reliability;
 mod retrieval;
+mod screen;
 mod semantic;
 mod serve;
 mod watch;

@@ -149,7 +149,7 @@ fn ids(list: &Value) -> Vec<String> {
     list.as_array().unwrap().iter().map(|h| h["id"].as_str().unwrap().to_string()).collect()
 }
 
-const READ_TOOLS: [&str; 11] = [
+const READ_TOOLS: [&str; 13] = [
     "context",
     "describe_index",
     "export",
@@ -159,6 +159,8 @@ const READ_TOOLS: [&str; 11] = [
     "list_marks",
     "neighbors",
     "related",
+    "screen_next",
+    "screen_status",
     "search_papers",
     "verify_citations",
 ];

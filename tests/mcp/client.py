@@ -12,6 +12,7 @@ Prints `all checks passed` and exits 0, or raises.
 import asyncio
 import json
 import os
+import subprocess
 import sys
 import tempfile
 
@@ -19,7 +20,7 @@ import jsonschema
 from mcp import Client, StdioServerParameters
 
 READ_TOOLS = ["context", "describe_index", "export", "gaps", "get_paper", "get_papers", "list_marks", "neighbors",
-              "related", "search_papers", "verify_citations"]
+              "related", "screen_next", "screen_status", "search_papers", "verify_citations"]
 
 # Each tool's outputSchema, from tools/list.
 SCHEMAS = {}
@@ -142,7 +143,7 @@ async def writes(binary, db, first):
     async with Client(server(binary, db, "--allow-writes")) as client:
         tools = (await client.list_tools()).tools
         names = sorted(t.name for t in tools)
-        assert names == sorted(READ_TOOLS + ["mark", "unmark"]), names
+        assert names == sorted(READ_TOOLS + ["mark", "unmark", "screen_label"]), names
         schemas_of(tools)
         marked = await ok(client, "mark", {"ids": [first], "label": "exclude"})
         assert first in marked["message"], marked
@@ -153,6 +154,16 @@ async def writes(binary, db, first):
         await ok(client, "unmark", {"ids": [first]})
         hits = (await ok(client, "search_papers", {"query": "sparse attention"}))["ranked"]
         assert hits[0]["id"] == first
+        # A screening review made on the command line, screened through the tools.
+        subprocess.run([binary, "--db", db, "screen", "new", "sdk", "--all"], check=True, capture_output=True)
+        status = await ok(client, "screen_status", {"review": "sdk"})
+        assert status["screened"] == 0 and status["candidates"] > 1, status
+        proposed = (await ok(client, "screen_next", {"review": "sdk", "n": "2"}))["proposals"]
+        assert len(proposed) == 2, proposed
+        decided = await ok(client, "screen_label", {"review": "sdk", "id": proposed[0]["given_id"], "decision": "include"})
+        assert decided["included"] == 1, decided
+        status = await ok(client, "screen_status", {"review": "sdk"})
+        assert status["screened"] == 1 and status["included"] == 1, status
 
 
 async def main(binary, db):

@@ -25,6 +25,7 @@ mod page;
 mod read;
 mod resources;
 mod schemas;
+mod screen;
 mod transport;
 mod write;
 
@@ -46,7 +47,7 @@ use crate::cli::{DEFAULT_DB, McpArgs};
 use litindex::store::Store;
 
 /// The tools that write to the index: listed and callable only with `--allow-writes`.
-const WRITE_TOOLS: &[&str] = &["mark", "unmark"];
+const WRITE_TOOLS: &[&str] = &["mark", "unmark", "screen_label"];
 
 /// The server: the index it serves and whether writes are allowed.
 #[derive(Clone)]
@@ -70,8 +71,10 @@ impl Litindex {
         let mut router = Self::read_tools();
         router.merge(Self::index_tools());
         router.merge(Self::cite_tools());
+        router.merge(Self::screen_read_tools());
         if allow_writes {
             router.merge(Self::write_tools());
+            router.merge(Self::screen_write_tools());
         }
         router
     }

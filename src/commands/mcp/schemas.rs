@@ -308,3 +308,58 @@ pub(super) fn unmark() -> Arc<Map<String, Value>> {
         "properties": {"message": {"type": "string"}, "removed": {"type": "integer", "minimum": 0}}
     }))
 }
+
+pub(super) fn screen_next() -> Arc<Map<String, Value>> {
+    let proposal = json!({
+        "type": "object",
+        "required": ["given_id", "paper_id", "title", "year", "top_terms", "cites_included", "cited_by_included", "shared_references"],
+        "properties": {
+            "given_id": {"type": "string"},
+            "paper_id": {"type": "string"},
+            "title": {"type": "string"},
+            "year": nullable("integer"),
+            "score": nullable("number"),
+            "top_terms": {"type": "array", "items": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "number"}]}},
+            "cites_included": {"type": "array", "items": {"type": "string"}},
+            "cited_by_included": {"type": "array", "items": {"type": "string"}},
+            "shared_references": {"type": "integer", "minimum": 0},
+            "vector_similarity": nullable("number"),
+        }
+    });
+    object(json!({
+        "type": "object",
+        "required": ["review", "proposals"],
+        "properties": {"review": {"type": "string"}, "proposals": {"type": "array", "items": proposal}}
+    }))
+}
+
+pub(super) fn screen_status() -> Arc<Map<String, Value>> {
+    let count = json!({"type": "integer", "minimum": 0});
+    object(json!({
+        "type": "object",
+        "required": ["review", "candidates", "screened", "included", "excluded", "undecided", "estimate", "stop"],
+        "properties": {
+            "review": {"type": "string"},
+            "origin": {"type": "string"},
+            "candidates": count, "screened": count, "included": count, "excluded": count, "undecided": count,
+            "excludes_in_a_row": count,
+            "estimate": {"type": "object", "required": ["relevant_remaining", "method"],
+                "properties": {"relevant_remaining": {"type": "number"}, "method": {"type": "string"}}},
+            "stop": {"type": "object", "required": ["rule", "stop", "why"],
+                "properties": {"rule": {"type": "string"}, "stop": {"type": "boolean"}, "why": {"type": "string"}}},
+        }
+    }))
+}
+
+pub(super) fn screen_label() -> Arc<Map<String, Value>> {
+    let count = json!({"type": "integer", "minimum": 0});
+    object(json!({
+        "type": "object",
+        "required": ["review", "decided", "included", "excluded"],
+        "properties": {
+            "review": {"type": "string"},
+            "decided": {"type": "array", "items": {"type": "string"}},
+            "included": count, "excluded": count,
+        }
+    }))
+}

@@ -24,6 +24,7 @@ mod extras;
 mod graph_svg;
 mod pages;
 mod routes;
+mod screen;
 
 use std::io::Write;
 use std::net::{IpAddr, SocketAddr};

@@ -70,7 +70,7 @@ pub(super) fn search_url(form: &SearchForm, offset: usize) -> String {
     url
 }
 
-fn layout(title: &str, body: Markup) -> Markup {
+pub(super) fn layout(title: &str, body: Markup) -> Markup {
     html! {
         (DOCTYPE)
         html lang="en" {

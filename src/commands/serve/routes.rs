@@ -42,6 +42,7 @@ pub(super) fn router(app: Arc<App>) -> Router {
     if app.allow_writes {
         router = router.route("/mark", post(mark)).route("/unmark", post(unmark));
     }
+    router = super::screen::routes(router, app.allow_writes);
     router.with_state(app)
 }
 
