@@ -12,6 +12,7 @@
 
 pub mod contexts;
 pub mod extract;
+pub mod passages;
 pub mod refs;
 
 use std::time::Duration;
