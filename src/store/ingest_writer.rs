@@ -401,6 +401,8 @@ impl<'c> IngestWriter<'c> {
         } else {
             edges::rebuild(conn, &dirty)?;
         }
+        // PDFs' reference entries that matched no paper may match one this ingest brought.
+        super::references::relink(conn)?;
         for sql in dropped {
             conn.execute(&sql, [])?;
         }

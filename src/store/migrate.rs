@@ -17,6 +17,7 @@ pub(super) const MIGRATIONS: &[(&str, &str)] = &[
     ("008_postings_blocks.sql", include_str!("../../migrations/008_postings_blocks.sql")),
     ("009_graph_int.sql", include_str!("../../migrations/009_graph_int.sql")),
     ("010_fulltext.sql", include_str!("../../migrations/010_fulltext.sql")),
+    ("011_references.sql", include_str!("../../migrations/011_references.sql")),
 ];
 
 /// The schema version this binary writes and reads.
