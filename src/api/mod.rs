@@ -16,6 +16,7 @@ pub mod neighbors;
 pub mod paper;
 pub mod resolve;
 pub mod search;
+pub mod why;
 
 pub use error::{BadRequest, UnknownPaper};
 pub use limits::Page;
@@ -24,3 +25,4 @@ pub use neighbors::{Neighborhood, NeighborsRequest, Node, WalkEngine, neighbors}
 pub use paper::{PaperDetails, paper};
 pub use resolve::{marked, resolve_distinct, resolve_each};
 pub use search::{SearchOptions, parse_mode, run_search};
+pub use why::{CitedInContext, Why, WhyRequest, WhyVerdict, cited_in_context, why};

@@ -24,6 +24,10 @@ pub struct PaperDetails {
     pub source: String,
     /// Where it was published (null when no source said).
     pub venue: Option<String>,
+    /// For each citer whose full text the index holds, the sentences in
+    /// which it cites this paper (left out of the JSON when there are none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cited_in_context: Vec<super::why::CitedInContext>,
 }
 
 /// The paper `input` names (any id or alias), read in one snapshot; an
@@ -35,6 +39,7 @@ pub fn paper(store: &Store, input: &str) -> anyhow::Result<PaperDetails> {
             .paper(&id)?
             .ok_or_else(|| super::UnknownPaper { input: input.to_string(), index: store.path().to_path_buf() })?;
         Ok(PaperDetails {
+            cited_in_context: super::why::cited_in_context(store, &row.id)?,
             references: store.linked(&row.id, Direction::References)?,
             citations: store.linked(&row.id, Direction::Citations)?,
             id: row.id,

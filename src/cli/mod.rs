@@ -61,6 +61,8 @@ pub enum Command {
     Neighbors(NeighborsArgs),
     /// Show one paper
     Paper(PaperArgs),
+    /// Show the sentences in which paper A cites B (from A's full text), with their pages
+    Why(WhyArgs),
     /// Show what the index holds
     Stats(StatsArgs),
     /// List the merges made by title fallback or by a record bridging two papers
@@ -303,6 +305,16 @@ pub enum Engine {
 pub struct PaperArgs {
     /// The paper's id or any alias (arXiv id with or without version, DOI, CorpusId:N, W-id, S2 sha, or their URLs)
     pub id: String,
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+}
+
+#[derive(Debug, Args)]
+pub struct WhyArgs {
+    /// The citing paper (its id or any alias); its full text must be in the index (`ingest` a PDF)
+    pub citing: String,
+    /// The cited paper (id or alias), or a dangling id a reference names (`gaps` lists them)
+    pub cited: String,
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
 }

@@ -30,6 +30,7 @@ mod stats;
 mod synth;
 mod verify_citations;
 mod watch;
+mod why;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -93,6 +94,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Search(args) => search::run(&args, &open_for_reading(&db)?, out),
         Command::Neighbors(args) => neighbors::run(&args, &open_for_reading(&db)?, out),
         Command::Paper(args) => paper::run(&args, &open_for_reading(&db)?, out),
+        Command::Why(args) => why::run(&args, &open_for_reading(&db)?, out),
         Command::Stats(args) => stats::run(&args, &open_for_reading(&db)?, out),
         Command::Eval(args) if args.backend.backend.is_some() => eval::run(&args, None, out),
         Command::Eval(args) => eval::run(&args, Some(&open_for_reading(&db)?), out),

@@ -24,6 +24,16 @@ pub fn run(args: &PaperArgs, store: &Store, out: &mut dyn Write) -> anyhow::Resu
             writeln!(out, "cited by    {}", list(&paper.citations))?;
             writeln!(out)?;
             writeln!(out, "{}", if paper.abstract_.is_empty() { "(no abstract)" } else { &paper.abstract_ })?;
+            if !paper.cited_in_context.is_empty() {
+                writeln!(out)?;
+                writeln!(out, "cited in context ({} citer(s) with full text)", paper.cited_in_context.len())?;
+                for c in &paper.cited_in_context {
+                    let label = c.label.as_deref().map(|l| format!("[{l}] ")).unwrap_or_default();
+                    writeln!(out, "  {}  {}", c.citing, c.citing_title)?;
+                    writeln!(out, "    as {label}{}", c.reference)?;
+                    super::why::write_sentences(out, &c.sentences, "    ")?;
+                }
+            }
         }
     }
     Ok(())
