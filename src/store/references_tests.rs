@@ -348,3 +348,21 @@ fn dangling_ids_prefer_the_doi_then_the_arxiv_id_then_the_title() {
     assert_eq!(dangling_id(&p(None, None, Some("Word2vec"))), None, "one word identifies nothing");
     assert_eq!(dangling_id(&ParsedRef::default()), None);
 }
+
+#[test]
+fn check_names_a_pdf_link_without_its_entry_and_an_entry_without_its_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = small_index(dir.path());
+    write_to(&path, &|_| {}, |h| Ok(links(h, &document(references())))).unwrap();
+    let conn = Connection::open(&path).unwrap();
+    conn.execute("UPDATE doc_references SET target = 'p-nowhere' WHERE position = 6", []).unwrap();
+    conn.execute("UPDATE doc_references SET target = NULL WHERE position = 5", []).unwrap();
+    let report = super::check::check(&conn);
+    let pdf = report.invariants.iter().find(|i| i.name == "pdf-links").unwrap();
+    assert_eq!(pdf.violations, 2, "{pdf:#?}");
+    assert!(pdf.examples.iter().any(|e| e.contains("names \"p-nowhere\" but the PDF states no such link")), "{pdf:#?}");
+    assert!(
+        pdf.examples.iter().any(|e| e.contains("states a link to \"10.9/zzz\" that no reference entry names")),
+        "{pdf:#?}"
+    );
+}
