@@ -14,6 +14,7 @@ pub mod limits;
 pub mod marking;
 pub mod neighbors;
 pub mod paper;
+pub mod passages;
 pub mod resolve;
 pub mod search;
 
@@ -22,5 +23,6 @@ pub use limits::Page;
 pub use marking::{MarkRequest, Marked, UnmarkRequest, mark, unmark};
 pub use neighbors::{Neighborhood, NeighborsRequest, Node, WalkEngine, neighbors};
 pub use paper::{PaperDetails, paper};
+pub use passages::{PassageResult, PassageSearch, paper_text, search_passages};
 pub use resolve::{marked, resolve_distinct, resolve_each};
 pub use search::{SearchOptions, parse_mode, run_search};
