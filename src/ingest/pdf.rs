@@ -236,21 +236,22 @@ fn file_document(ingester: &mut Ingester<'_>, path: &str, hash: &str, doc: &Docu
     Ok(attached)
 }
 
+/// Documents filed without a PDF reader, for the unit tests of full text.
 #[cfg(test)]
-mod tests {
+pub(crate) mod test_support {
     use std::path::Path;
 
     use super::*;
     use crate::fulltext::{Caption, Paragraph, Section};
     use crate::ingest::{IngestOptions, Input, ingest};
-    use crate::store::{Store, write_to};
+    use crate::store::write_to;
 
-    fn para(text: &str, page: u32) -> Paragraph {
+    pub(crate) fn para(text: &str, page: u32) -> Paragraph {
         Paragraph { text: text.into(), page_starts: vec![(0, page)], raised: Vec::new() }
     }
 
-    /// A document about `topic` with one body paragraph per page.
-    fn document(title: &str, doi: Option<&str>, body: &[&str]) -> Document {
+    /// A document with one body paragraph per page and one caption.
+    pub(crate) fn document(title: &str, doi: Option<&str>, body: &[&str]) -> Document {
         Document {
             pages: body.len() as u32,
             title: Some(title.into()),
@@ -267,14 +268,15 @@ mod tests {
         }
     }
 
-    fn mock_index(dir: &Path) -> std::path::PathBuf {
+    /// An index of the built-in corpus in `dir`.
+    pub(crate) fn mock_index(dir: &Path) -> std::path::PathBuf {
         let db = dir.join("i.db");
         ingest(&db, &[Input::Mock], &IngestOptions::default()).unwrap();
         db
     }
 
     /// Files `docs` (path, document) in one ingest transaction, as `ingest_pdfs` does after reading.
-    fn file(db: &Path, docs: &[(&str, &Document)]) -> Vec<bool> {
+    pub(crate) fn file(db: &Path, docs: &[(&str, &Document)]) -> Vec<bool> {
         write_to(db, &|_| {}, |tx| {
             let mut ing = Ingester::new(tx)?;
             let mut out = Vec::new();
@@ -287,6 +289,14 @@ mod tests {
         })
         .unwrap()
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::test_support::{document, file, mock_index};
+    use crate::store::Store;
 
     fn checked(db: &Path) -> Store {
         let store = Store::open(db).unwrap();

@@ -118,3 +118,70 @@ pub fn passage_search(
         .collect();
     Ok((hits, total))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ingest::pdf::test_support::{document, file, mock_index};
+    use crate::search::{SearchParams, SearchRequest, search};
+
+    fn ranked(store: &Store, query: &str) -> Vec<(String, f64)> {
+        let request = SearchRequest::new(query, SearchParams { hops: 0, pool: 200, ..SearchParams::default() });
+        search(store, &request, None).unwrap().ranked.into_iter().map(|h| (h.id, h.bm25_score)).collect()
+    }
+
+    #[test]
+    fn body_text_adds_to_its_paper_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = mock_index(dir.path());
+        let before = ranked(&Store::open(&db).unwrap(), "sparse attention quokka");
+        file(
+            &db,
+            &[(
+                "/pdfs/p003.pdf",
+                &document(
+                    "Most Attention Heads Can Be Pruned After Training",
+                    None,
+                    &["The quokka benchmark.", "Sparse attention patterns."],
+                ),
+            )],
+        );
+        let store = Store::open(&db).unwrap();
+        let after = ranked(&store, "sparse attention quokka");
+        // Every paper without full text keeps its score, bit for bit.
+        for (id, score) in &before {
+            if id != "p003" {
+                let now = after.iter().find(|(i, _)| i == id).map(|(_, s)| *s);
+                assert_eq!(now.map(f64::to_bits), Some(score.to_bits()), "{id}");
+            }
+        }
+        let old = before.iter().find(|(i, _)| i == "p003").map_or(0.0, |(_, s)| *s);
+        let new = after.iter().find(|(i, _)| i == "p003").unwrap().1;
+        let best = best_passages(&store, &crate::bm25::query_terms(crate::analyzer::Analyzer::English, "sparse attention quokka"))
+            .unwrap();
+        let doc = *best.keys().next().unwrap();
+        assert_eq!(best.len(), 1);
+        assert!((new - (old + PASSAGE_WEIGHT * best[&doc])).abs() < 1e-9, "{new} vs {old} + w·{}", best[&doc]);
+        // A word only the body holds finds the paper.
+        assert_eq!(ranked(&store, "quokka").first().map(|h| h.0.as_str()), Some("p003"));
+        // The abstract's passage does not count twice: the PDF's abstract words alone add nothing.
+        let abs = best_passages(&store, &crate::bm25::query_terms(crate::analyzer::Analyzer::English, "printed")).unwrap();
+        assert!(abs.is_empty());
+    }
+
+    #[test]
+    fn passage_search_gives_the_page_and_marks_the_words() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = mock_index(dir.path());
+        file(&db, &[("/pdfs/x.pdf", &document("An Unindexed Paper About Marsupials", None, &["Koalas sleep.", "The quokka smiles."]))]);
+        let store = Store::open(&db).unwrap();
+        let (hits, total) = passage_search(&store, "quokka", 0, 10).unwrap();
+        assert_eq!(total, 1);
+        let h = &hits[0];
+        assert_eq!((h.page_first, h.page_last, h.section.as_str(), h.kind.as_str()), (2, 2, "1 Introduction", "body"));
+        assert_eq!(h.title.as_deref(), Some("An Unindexed Paper About Marsupials"));
+        assert_eq!(h.spans.iter().map(|&[s, e]| &h.text[s..e]).collect::<Vec<_>>(), ["quokka"]);
+        let (none, total) = passage_search(&store, "wombat", 0, 10).unwrap();
+        assert!(none.is_empty() && total == 0);
+    }
+}
