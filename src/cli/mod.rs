@@ -305,6 +305,9 @@ pub enum Engine {
 pub struct PaperArgs {
     /// The paper's id or any alias (arXiv id with or without version, DOI, CorpusId:N, W-id, S2 sha, or their URLs)
     pub id: String,
+    /// Print the full text of its PDFs (front matter, sections with headings, paragraphs, captions, pages) instead
+    #[arg(long)]
+    pub text: bool,
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
 }

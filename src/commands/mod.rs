@@ -88,6 +88,11 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Build(args) => build::run(&args, db.path(), out),
         Command::Ingest(args) => ingest::run(&args, db.path(), out),
         Command::Dupes(args) => dupes::run(&args, &open_for_reading(&db)?, out),
+        Command::Search(args) if args.passages && args.backend.backend.is_some() => {
+            Err(UsageError("--passages searches the local index's full text; it does not go with --backend".into())
+                .into())
+        }
+        Command::Search(args) if args.passages => search::run_passages(&args, &open_for_reading(&db)?, out),
         Command::Search(args) if args.backend.backend.is_some() => {
             opensearch::search(&args, args.backend.backend.as_ref().expect("checked"), out)
         }

@@ -130,10 +130,11 @@ fn layout(doc: &Document) -> (String, Vec<Block<'_>>) {
     if !doc.authors.is_empty() {
         push_block(&mut out, &doc.authors.join(", "));
     }
-    let ids: Vec<String> = [doc.doi.as_ref().map(|d| format!("DOI {d}")), doc.arxiv.as_ref().map(|a| format!("arXiv {a}"))]
-        .into_iter()
-        .flatten()
-        .collect();
+    let ids: Vec<String> =
+        [doc.doi.as_ref().map(|d| format!("DOI {d}")), doc.arxiv.as_ref().map(|a| format!("arXiv {a}"))]
+            .into_iter()
+            .flatten()
+            .collect();
     if !ids.is_empty() {
         push_block(&mut out, &ids.join(" · "));
     }
@@ -309,11 +310,18 @@ mod tests {
             authors: vec!["Ada Lovelace".into()],
             abstract_: Some("We cut documents. Into passages.".into()),
             sections: vec![
-                Section { heading: String::new(), level: 1, paragraphs: vec![para("Lead text before any heading.", &[(0, 1)])] },
+                Section {
+                    heading: String::new(),
+                    level: 1,
+                    paragraphs: vec![para("Lead text before any heading.", &[(0, 1)])],
+                },
                 Section {
                     heading: "1 Introduction".into(),
                     level: 1,
-                    paragraphs: vec![para(long.trim_end(), &[(0, 1), (break_at, 2)]), para("Ça va très bien.", &[(0, 2)])],
+                    paragraphs: vec![
+                        para(long.trim_end(), &[(0, 1), (break_at, 2)]),
+                        para("Ça va très bien.", &[(0, 2)]),
+                    ],
                 },
                 Section { heading: "2 Método".into(), level: 1, paragraphs: vec![para("Short one.", &[(0, 3)])] },
             ],
@@ -346,7 +354,10 @@ mod tests {
         assert!(ps.iter().any(|p| p.text == "Ça va très bien." && p.paragraph == 2 && p.page_first == 2));
         assert!(ps.iter().any(|p| p.text == "Short one." && p.heading == "2 Método" && p.page_first == 3));
         let abs = &ps[0];
-        assert_eq!((abs.kind, abs.section, abs.text.as_str()), (Kind::Abstract, -1, "We cut documents. Into passages."));
+        assert_eq!(
+            (abs.kind, abs.section, abs.text.as_str()),
+            (Kind::Abstract, -1, "We cut documents. Into passages.")
+        );
         let cap = ps.last().unwrap();
         assert_eq!((cap.kind, cap.page_first, cap.text.as_str()), (Kind::Caption, 3, "Figure 1: A figure."));
     }
@@ -355,7 +366,7 @@ mod tests {
     fn the_rendered_text_has_headings_pages_and_captions() {
         let text = render(&doc());
         assert!(text.starts_with("# Passages Of Full Text\n\nAda Lovelace\n\n## Abstract\n\nWe cut documents."));
-        assert!(text.contains("## 1 Introduction\n\n[p. 1]\n\nSentence number 0"));
+        assert!(text.contains("[p. 1]\n\nLead text before any heading.\n\n## 1 Introduction\n\nSentence number 0"));
         assert!(text.contains("[p. 2]\n\nÇa va très bien."));
         assert!(text.contains("## Figures and tables\n\n[p. 3] Figure 1: A figure."));
     }

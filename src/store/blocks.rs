@@ -36,32 +36,52 @@ pub(crate) enum Field {
 impl Field {
     fn select_all(self) -> &'static str {
         match self {
-            Field::Papers => "SELECT last_doc, n, max_tf, min_len, data FROM posting_blocks WHERE term_id = ?1 ORDER BY last_doc",
-            Field::Passages => "SELECT last_doc, n, max_tf, min_len, data FROM passage_blocks WHERE term_id = ?1 ORDER BY last_doc",
+            Field::Papers => {
+                "SELECT last_doc, n, max_tf, min_len, data FROM posting_blocks WHERE term_id = ?1 ORDER BY last_doc"
+            }
+            Field::Passages => {
+                "SELECT last_doc, n, max_tf, min_len, data FROM passage_blocks WHERE term_id = ?1 ORDER BY last_doc"
+            }
         }
     }
     fn select_from(self) -> &'static str {
         match self {
-            Field::Papers => "SELECT last_doc, n, max_tf, min_len, data FROM posting_blocks WHERE term_id = ?1 AND last_doc >= ?2 ORDER BY last_doc",
-            Field::Passages => "SELECT last_doc, n, max_tf, min_len, data FROM passage_blocks WHERE term_id = ?1 AND last_doc >= ?2 ORDER BY last_doc",
+            Field::Papers => {
+                "SELECT last_doc, n, max_tf, min_len, data FROM posting_blocks WHERE term_id = ?1 AND last_doc >= ?2 ORDER BY last_doc"
+            }
+            Field::Passages => {
+                "SELECT last_doc, n, max_tf, min_len, data FROM passage_blocks WHERE term_id = ?1 AND last_doc >= ?2 ORDER BY last_doc"
+            }
         }
     }
     fn select_last(self) -> &'static str {
         match self {
-            Field::Papers => "SELECT last_doc, n, max_tf, min_len, data FROM posting_blocks WHERE term_id = ?1 ORDER BY last_doc DESC LIMIT 1",
-            Field::Passages => "SELECT last_doc, n, max_tf, min_len, data FROM passage_blocks WHERE term_id = ?1 ORDER BY last_doc DESC LIMIT 1",
+            Field::Papers => {
+                "SELECT last_doc, n, max_tf, min_len, data FROM posting_blocks WHERE term_id = ?1 ORDER BY last_doc DESC LIMIT 1"
+            }
+            Field::Passages => {
+                "SELECT last_doc, n, max_tf, min_len, data FROM passage_blocks WHERE term_id = ?1 ORDER BY last_doc DESC LIMIT 1"
+            }
         }
     }
     fn select_holding(self) -> &'static str {
         match self {
-            Field::Papers => "SELECT last_doc, n, max_tf, min_len, data FROM posting_blocks WHERE term_id = ?1 AND last_doc >= ?2 ORDER BY last_doc LIMIT 1",
-            Field::Passages => "SELECT last_doc, n, max_tf, min_len, data FROM passage_blocks WHERE term_id = ?1 AND last_doc >= ?2 ORDER BY last_doc LIMIT 1",
+            Field::Papers => {
+                "SELECT last_doc, n, max_tf, min_len, data FROM posting_blocks WHERE term_id = ?1 AND last_doc >= ?2 ORDER BY last_doc LIMIT 1"
+            }
+            Field::Passages => {
+                "SELECT last_doc, n, max_tf, min_len, data FROM passage_blocks WHERE term_id = ?1 AND last_doc >= ?2 ORDER BY last_doc LIMIT 1"
+            }
         }
     }
     fn insert(self) -> &'static str {
         match self {
-            Field::Papers => "INSERT INTO posting_blocks (term_id, last_doc, n, max_tf, min_len, data) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            Field::Passages => "INSERT INTO passage_blocks (term_id, last_doc, n, max_tf, min_len, data) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            Field::Papers => {
+                "INSERT INTO posting_blocks (term_id, last_doc, n, max_tf, min_len, data) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
+            }
+            Field::Passages => {
+                "INSERT INTO passage_blocks (term_id, last_doc, n, max_tf, min_len, data) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
+            }
         }
     }
     fn delete(self) -> &'static str {
@@ -214,10 +234,7 @@ pub(crate) fn add_postings_in(conn: &Connection, field: Field, term_id: i64, new
         stmt.query_map(params![term_id, first.doc], block_row)?.collect::<Result<_, _>>()?
     };
     if tail.is_empty() {
-        let last = conn
-            .prepare_cached(field.select_last())?
-            .query_row([term_id], block_row)
-            .optional()?;
+        let last = conn.prepare_cached(field.select_last())?.query_row([term_id], block_row).optional()?;
         tail.extend(last.filter(|b| (b.n as usize) < BLOCK_SIZE));
     }
     if tail.is_empty() {
@@ -250,10 +267,7 @@ pub(crate) fn remove_posting(conn: &Connection, term_id: i64, doc: i64) -> anyho
 
 /// [`remove_posting`] from either field's blocks.
 pub(crate) fn remove_posting_in(conn: &Connection, field: Field, term_id: i64, doc: i64) -> anyhow::Result<bool> {
-    let block = conn
-        .prepare_cached(field.select_holding())?
-        .query_row(params![term_id, doc], block_row)
-        .optional()?;
+    let block = conn.prepare_cached(field.select_holding())?.query_row(params![term_id, doc], block_row).optional()?;
     let Some(block) = block else { return Ok(false) };
     let mut postings =
         block.decode().with_context(|| format!("index damaged: term {term_id}, block {}", block.last_doc))?;

@@ -200,7 +200,8 @@ pub(crate) fn check(conn: &Connection) -> CheckReport {
 /// The passage field (migration 010) against the passages' text.
 fn passage_postings(conn: &Connection) -> InvariantResult {
     const NAME: &str = "passage_postings";
-    const DESCRIPTION: &str = "passage postings, passage frequencies, N and total length are exactly those of the passages' text";
+    const DESCRIPTION: &str =
+        "passage postings, passage frequencies, N and total length are exactly those of the passages' text";
     match super::passages::check_passages(conn) {
         Ok(problems) => {
             let n = problems.len() as u64;

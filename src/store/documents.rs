@@ -91,7 +91,8 @@ pub(crate) fn put_document(
             .query_row(params![path, hash, source_id, doc.pages, notes, front.to_string(), text], |r| r.get(0))
             .with_context(|| format!("cannot store the document of {path}"))?,
     };
-    let mut section = conn.prepare_cached("INSERT INTO sections (document, section, heading, level) VALUES (?1, ?2, ?3, ?4)")?;
+    let mut section =
+        conn.prepare_cached("INSERT INTO sections (document, section, heading, level) VALUES (?1, ?2, ?3, ?4)")?;
     for (i, s) in doc.sections.iter().enumerate() {
         section.execute(params![document, i as i64, s.heading, s.level])?;
     }

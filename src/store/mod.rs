@@ -69,6 +69,7 @@ pub use migrate::SCHEMA_VERSION;
 pub use passages::{DocumentRow, PassageRow, PassageStats};
 pub use read::{IndexMeta, PaperRow, Posting};
 pub use references::LinkCounts;
+pub(crate) use references::write_document_links;
 pub use summary::{Counts, Merge};
 pub use watches::Watch;
 

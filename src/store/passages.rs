@@ -61,7 +61,8 @@ pub struct DocumentRow {
     pub passages: u64,
 }
 
-const PASSAGE_COLUMNS: &str = "SELECT x.passage, x.document, r.paper_id, p.doc, p.title, x.section, x.heading, x.paragraph,
+const PASSAGE_COLUMNS: &str =
+    "SELECT x.passage, x.document, r.paper_id, p.doc, p.title, x.section, x.heading, x.paragraph,
         x.page_first, x.page_last, x.start, x.end, x.kind, x.text
      FROM passages AS x JOIN documents AS d ON d.document = x.document
      LEFT JOIN records AS r ON r.source = 'pdf' AND r.source_id = d.source_id
@@ -206,7 +207,9 @@ pub(crate) fn check_passages(conn: &rusqlite::Connection) -> anyhow::Result<Vec<
         }
     }
     let (sn, st): (u64, u64) =
-        conn.query_row("SELECT num_passages, total_len FROM passage_meta WHERE id = 1", [], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        conn.query_row("SELECT num_passages, total_len FROM passage_meta WHERE id = 1", [], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })?;
     if (sn, st) != (n, total) {
         problems.push(format!("passage_meta says N {sn}, total length {st}; the passages give {n}, {total}"));
     }

@@ -81,7 +81,6 @@ pub(crate) fn write_document_links(tx: Handle<'_>, paper_doc: &PaperDoc, doc: &D
     }
 
     let mut counts = LinkCounts::default();
-    let mut new_targets = BTreeSet::new();
     let mut ins = conn.prepare_cached(
         "INSERT INTO doc_references (document, position, label, raw, page, title, authors, et_al, year, venue,
                                      doi, arxiv, title_key, target, matched_by, evidence)
@@ -119,11 +118,20 @@ pub(crate) fn write_document_links(tx: Handle<'_>, paper_doc: &PaperDoc, doc: &D
         if m.matched_by.is_none() && m.evidence.is_some() {
             counts.near_misses += 1;
         }
-        if let Some(target) = m.target {
-            new_targets.insert(target);
-        }
     }
     drop(ins);
+    // Every document filed under the same record key (two copies of one PDF)
+    // states its links from the same node: they are the union of theirs.
+    let mut new_targets = BTreeSet::new();
+    {
+        let mut stmt = conn.prepare_cached(
+            "SELECT DISTINCT e.target FROM documents AS d JOIN doc_references AS e ON e.document = d.document
+             WHERE d.source_id = ?1 AND e.target IS NOT NULL",
+        )?;
+        for t in stmt.query_map([&paper_doc.source_id], |r| r.get::<_, String>(0))? {
+            new_targets.insert(t?);
+        }
+    }
     for target in &new_targets {
         state_link(conn, own, target, origin, &paper_doc.paper_id)?;
     }
