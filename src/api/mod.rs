@@ -18,6 +18,8 @@ pub mod passages;
 pub mod resolve;
 pub mod search;
 pub mod why;
+#[cfg(test)]
+mod why_tests;
 
 pub use error::{BadRequest, UnknownPaper};
 pub use limits::Page;
