@@ -45,4 +45,5 @@ mod retrieval;
 mod semantic;
 mod serve;
 mod watch;
+mod why;
 mod wire;
