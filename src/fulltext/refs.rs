@@ -225,7 +225,8 @@ fn title_and_rest(text: &str, comma_style: bool) -> TitlePiece<'_> {
         return TitlePiece { title: None, after: "", venue, year };
     }
     let mut end = sentence_end(t);
-    for marker in [", in:", ", In:", ", In ", " In: ", ". In: ", ", in "] {
+    for marker in [", in:", ", In:", ", In ", " In: ", ". In: ", ", in ", ", volume ", ", vol. ", ", pp. ", ", pages "]
+    {
         if let Some(at) = t[..end].find(marker) {
             end = at;
         }
@@ -233,6 +234,13 @@ fn title_and_rest(text: &str, comma_style: bool) -> TitlePiece<'_> {
     if comma_style {
         if let Some(at) = t[..end].find(", ") {
             end = at;
+        }
+        // A book's publisher and year in parentheses: "… Volume (World Scientific, 1992)".
+        if let Some(at) = t[..end].find(" (") {
+            let inside = t[at + 2..].split(')').next().unwrap_or("");
+            if last_year(inside).is_some() && inside.contains(',') {
+                end = at;
+            }
         }
     }
     let title = title_text(&t[..end]);
@@ -295,6 +303,11 @@ fn sentence_end(t: &str) -> usize {
         }
         let next = rest.trim_start().chars().next();
         if next.is_some_and(|n| n.is_lowercase()) {
+            continue;
+        }
+        // "Self-stratification of tropical cyclone outflow. Part II: …" is one title.
+        let next_word = rest.trim_start().split(' ').next().unwrap_or("");
+        if next_word == "Part" {
             continue;
         }
         let word = t[..i].rsplit(' ').next().unwrap_or("");

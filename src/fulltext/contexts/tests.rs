@@ -137,3 +137,33 @@ fn nothing_without_references() {
     let d = doc(vec![para("As shown [40].")], vec![reference(Some("1"), "A. B. Title. 2001.")]);
     assert!(find(&d).is_empty());
 }
+
+mod arbitrary {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+        #[test]
+        fn any_body_gives_valid_contexts(
+            text in "[\\PC\\s\\[\\]()0-9,;–-]{0,300}|(\\(Smith( et al\\.)?,? 20[0-2][0-9][ab]?\\)|\\[[0-9]{1,2}(–[0-9])?\\]|Smith \\(2019\\)|[a-z ]{1,8}|[.²³¹])*",
+            raised in proptest::collection::vec((0usize..320, 0usize..12), 0..6),
+        ) {
+            let refs = vec![
+                reference(Some("1"), "Smith, J. 2019a. A title. Venue."),
+                reference(Some("2"), "Smith, J., and K. Jones, 2019: Another. Venue."),
+                reference(None, "[3] A. Lee, “Third,” Phys. Rev. 1, 2 (2020)."),
+            ];
+            let mut p = para(&text);
+            p.raised = raised.into_iter().map(|(s, l)| (s, s + l)).collect();
+            let d = doc(vec![p], refs);
+            for c in find(&d) {
+                let t = &d.sections[c.section].paragraphs[c.paragraph].text;
+                prop_assert!(c.start < c.end && c.end <= t.len() && t.is_char_boundary(c.start) && t.is_char_boundary(c.end));
+                prop_assert!(!c.references.is_empty() && c.references.iter().all(|&r| r < 3));
+                prop_assert!(!c.markers.is_empty());
+            }
+        }
+    }
+}

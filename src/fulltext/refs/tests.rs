@@ -370,3 +370,44 @@ fn never_panics_on_odd_input() {
     let long = "Smith, J., ".repeat(2_000);
     assert!(parse(&long).authors.len() < 300);
 }
+
+mod arbitrary {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Real entries to mutate (from the fixtures above).
+    const SEEDS: &[&str] = &[
+        "[1] E. Braunwald, “Shattuck lecture: cardiovascular medicine,” New England Journal of Medicine, vol. 337, no. 19, pp. 1360–1369, 1997.",
+        "[2] R. M. Moon, T. Riste, and W. C. Koehler, Phys. Rev. 181, 920 (1969).",
+        "[Baptiste, Pape, and Nuijten 2001] Baptiste, P.; Pape, C. L.; and Nuijten, W. 2001. Constraint-Based Scheduling. Norwell, MA, USA.",
+        "Kepert, J. D., J. Schwendike, and H. Ramsay, 2016: Why is the tropical cyclone boundary layer not ”well mixed”? J. Atmos. Sci., 73, 957–973.",
+        "Cécile Proust-Lima and Benoit Liquet. The r package lcmm. 78(2):1–56, 2017. doi: 10.18637/jss. v078.i02. URL https://www.jstatsoft.org/v078/i02.",
+        "1. Kudsk KA, Fabian TC: Silent deep vein thrombosis. Am J Surg 1989, 158:515-9. arXiv:1603.07445v2 [cs.CL] hep-ph/9412269",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+
+        #[test]
+        fn any_text_parses_without_panic(text in "[\\PC\\s“”‘’\\[\\]().,;:0-9A-Za-z-–/]{0,300}") {
+            let p = parse(&text);
+            prop_assert_eq!(&p, &parse(&text));
+            prop_assert!(p.year.is_none_or(|y| (1600..=2099).contains(&y)));
+            prop_assert!(p.doi.as_deref().is_none_or(|d| d.starts_with("10.")));
+        }
+
+        #[test]
+        fn mutated_entries_parse_without_panic(seed in 0..SEEDS.len(), cut in 0usize..400, insert in "[\\PC]{0,6}", at in 0usize..400) {
+            let seed = SEEDS[seed];
+            let chars: Vec<char> = seed.chars().collect();
+            let at = at.min(chars.len());
+            let cut = cut.min(chars.len());
+            let mut text: String = chars[..at].iter().collect();
+            text.push_str(&insert);
+            text.extend(&chars[at..]);
+            let _ = parse(&text);
+            let _ = parse(&chars[..cut].iter().collect::<String>());
+            let _ = parse(&chars[cut..].iter().collect::<String>());
+        }
+    }
+}
