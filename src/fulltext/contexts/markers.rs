@@ -4,7 +4,8 @@
 //! bracketed labels (`[Smi19]`, `[Smith et al. 2019]`), parenthetical
 //! author-year (`(Smith et al., 2019)`, `(Smith and Jones 2019; Lee
 //! 2020a)`, `(see Baptiste, Pape, and Nuijten 2001)`) and narrative
-//! author-year (`Smith (2019a)`, `Smith et al. (2019, 2020)`).
+//! author-year (`Smith (2019a)`, `Smith et al. (2019, 2020)`, natbib's
+//! `Jaffa et al. [2014]`).
 //!
 //! Never a marker: a bracket holding math (`[0, 1]`, `[0.5, 2]`, `x ∈ [1,
 //! 3]`, `a[1]`), a parenthesis holding a year range or no name (`(2019–2020)`,
@@ -61,7 +62,7 @@ const LOCATOR: &str =
 const NAME: &str = r"(?:(?:van|von|de|der|den|del|della|di|da|du|le|la|Van|Von|De|Der|Den|Del|Di|Da|Du|Le|La)\s+){0,2}\p{Lu}[\p{L}'’\-]*\p{L}";
 static NARRATIVE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r"({NAME})(?:\s+(?:et\s+al\.?|and\s+colleagues|and\s+({NAME})|&\s+({NAME})))?\s*\(((?:\d{{4}}[a-z]?)(?:\s*[,;]\s*\d{{4}}[a-z]?)*){LOCATOR}\)"
+        r"({NAME})(?:\s+(?:et\s+al\.?|and\s+colleagues|and\s+({NAME})|&\s+({NAME})))?\s*[(\[]((?:\d{{4}}[a-z]?)(?:\s*[,;]\s*\d{{4}}[a-z]?)*){LOCATOR}[)\]]"
     ))
     .expect("narrative pattern")
 });
@@ -302,6 +303,9 @@ mod tests {
         let Cites::AuthorYear(items) = &m[0].cites else { panic!("{m:?}") };
         assert_eq!(items[0].printed, "Baptiste, Pape, and Nuijten 2001");
         assert_eq!(items[1].surname, "Lallouet");
+        // latex_lights.pdf (natbib with square brackets)
+        let text = "For instance, Jaffa et al. [2014] only considers 3 outcomes, a Breslow like estimator [Breslow, 1972] from Andrew and Gao [2007]:";
+        assert_eq!(printed(text), ["Jaffa et al. [2014]", "[Breslow, 1972]", "Andrew and Gao [2007]"]);
         let text = "(Senderovich et al. 2015a; 2015b) and (see van der Aalst 2011)";
         let m = find(text, &[]);
         let Cites::AuthorYear(items) = &m[0].cites else { panic!("{m:?}") };
