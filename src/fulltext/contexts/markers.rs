@@ -55,10 +55,9 @@ static NUMBER_LIST: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^\s*\d{1,4}(?:\s*[-–—]\s*\d{1,4})?(?:\s*[,;]\s*\d{1,4}(?:\s*[-–—]\s*\d{1,4})?)*\s*$")
         .expect("number list pattern")
 });
+/// A locator after the year: ", p. 5", ", Chapter 6", ", pg. 1773", ", their Eq. 6".
+const LOCATOR: &str = r"(?:\s*,\s*(?:their\s+|see\s+)?(?:p|pp|pg|chap|chapter|ch|sec|section|fig|figs|figure|table|eq|eqs|Chapter|Section|Table|Fig|Figs|Figure|Eq|Eqs)\.?\s*[\dA-Za-z]*\d[\dA-Za-z.–\-]*)?";
 /// A surname as printed: capitalised, with particles before it.
-/// A locator after the year: ", p. 5", ", Chapter 6", ", pg. 1773".
-const LOCATOR: &str =
-    r"(?:\s*,\s*(?:p|pp|pg|chap|chapter|ch|sec|section|fig|table|eq|Chapter|Section|Table|Fig)\.?\s*[\d–\-]+)?";
 const NAME: &str = r"(?:(?:van|von|de|der|den|del|della|di|da|du|le|la|Van|Von|De|Der|Den|Del|Di|Da|Du|Le|La)\s+){0,2}\p{Lu}[\p{L}'’\-]*\p{L}";
 static NARRATIVE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
@@ -252,8 +251,12 @@ fn parenthetical(inner: &str) -> Vec<AuthorYear> {
                     });
                 }
             }
-        } else if let (Some(prev), Some((year, suffix))) = (out.last().cloned(), year_and_suffix(item)) {
-            out.push(AuthorYear { year, suffix, ..prev });
+        } else if let Some((year, suffix)) = year_and_suffix(item) {
+            // A year alone inherits the names before it; first in the list
+            // it is the narrative's own ("Hurricane Patricia (2015; Rogers et al. 2017)").
+            if let Some(prev) = out.last().cloned() {
+                out.push(AuthorYear { year, suffix, ..prev });
+            }
         } else if !out.is_empty() {
             // "(Smith 2019; and the survey in Section 2)": keep what parsed.
             continue;
@@ -306,6 +309,12 @@ mod tests {
         // latex_lights.pdf (natbib with square brackets)
         let text = "For instance, Jaffa et al. [2014] only considers 3 outcomes, a Breslow like estimator [Breslow, 1972] from Andrew and Gao [2007]:";
         assert_eq!(printed(text), ["Jaffa et al. [2014]", "[Breslow, 1972]", "Andrew and Gao [2007]"]);
+        // latex_jas2018.pdf
+        let text = "observed in Hurricane Patricia (2015; Rogers et al. 2017), as in Bryan and Rotunno (2009b, their Eq. 6) and (Kepert 2010, their Fig. 3).";
+        assert_eq!(
+            printed(text),
+            ["(2015; Rogers et al. 2017)", "Bryan and Rotunno (2009b, their Eq. 6)", "(Kepert 2010, their Fig. 3)"]
+        );
         let text = "(Senderovich et al. 2015a; 2015b) and (see van der Aalst 2011)";
         let m = find(text, &[]);
         let Cites::AuthorYear(items) = &m[0].cites else { panic!("{m:?}") };
