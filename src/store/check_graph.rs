@@ -81,7 +81,11 @@ const QUERIES: &[(&str, &str, &str, Render)] = &[
         "the links a PDF states are exactly its reference entries' targets (migration 011)",
         "WITH o AS (SELECT 2 * code AS origin FROM link_sources WHERE source = 'pdf'),
          stated AS (SELECT c.id AS citing, m.id AS cited FROM stated_links AS l JOIN o ON l.origin = o.origin
-                    JOIN nodes AS c ON c.node = l.citing JOIN nodes AS m ON m.node = l.cited),
+                    JOIN nodes AS c ON c.node = l.citing JOIN nodes AS m ON m.node = l.cited
+                    LEFT JOIN records AS r ON r.source = 'pdf' AND r.source_id = c.id
+                    -- a target that has since become the citing paper itself (a merge) is no link to want
+                    WHERE r.paper_id IS NULL
+                       OR coalesce((SELECT x.paper_id FROM aliases AS x WHERE x.alias = m.id), m.id) <> r.paper_id),
          want AS (
              SELECT DISTINCT d.source_id AS citing, e.target AS cited
              FROM doc_references AS e
