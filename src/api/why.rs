@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use super::resolve::resolve_one;
 use crate::graph::Direction;
+use crate::paper::PaperId;
 use crate::store::{CitingSentence, EntryContexts, Store};
 
 /// `why A B`: A is a paper (any id or alias); B a paper or a dangling id a
@@ -52,7 +53,7 @@ pub fn why(store: &Store, req: &WhyRequest) -> anyhow::Result<Why> {
         let citing = resolve_one(store, &req.citing)?;
         let cited = match store.resolve(&req.cited)? {
             Some(id) => id,
-            None if store.is_reference_target(req.cited.trim())? => req.cited.trim().to_string(),
+            None if store.is_reference_target(&PaperId::parse(&req.cited).key())? => PaperId::parse(&req.cited).key(),
             None => {
                 return Err(super::UnknownPaper { input: req.cited.clone(), index: store.path().to_path_buf() }.into());
             }

@@ -104,6 +104,7 @@ fn why_a_cites_b_from_a_filed_pdf_and_after_it_changes() {
     let gap = gaps.iter().find(|g| g.title.as_deref() == Some(UNKNOWN)).expect("the unknown paper is a gap");
     assert!(gap.id.starts_with("ref:") && gap.year == Some(2018), "{gap:?}");
     assert_eq!(ask(&store, &a, &gap.id).verdict, WhyVerdict::Cited);
+    assert_eq!(ask(&store, &a, &format!("  {}  ", gap.id)).cited, gap.id, "spelt loosely");
     drop(store);
 
     // The changed PDF no longer cites p002: its entry, sentences and edge go; p003's stay.
