@@ -116,3 +116,14 @@ fn why_a_cites_b_from_a_filed_pdf_and_after_it_changes() {
     assert!(super::paper(&store, "p002").unwrap().cited_in_context.is_empty());
     assert!(store.linked(&a, crate::graph::Direction::References).unwrap().contains(&"p003".to_string()));
 }
+
+/// The index docs/FULLTEXT.md's examples of `why`, `paper` and `gaps` ran on.
+#[test]
+#[ignore]
+fn docs_example_index() {
+    let dir = std::path::Path::new("/tmp/g/demo");
+    let _ = std::fs::remove_dir_all(dir);
+    std::fs::create_dir_all(dir).unwrap();
+    let db = mock_index(dir);
+    file(&db, &[("/pdfs/survey.pdf", &survey(true))]);
+}
