@@ -127,3 +127,46 @@ fn docs_example_index() {
     let db = mock_index(dir);
     file(&db, &[("/pdfs/survey.pdf", &survey(true))]);
 }
+
+/// Serves one OpenAlex list page (whatever is asked) on 127.0.0.1; returns the base URL and the URLs asked.
+fn serve_once(page: String) -> (String, std::sync::mpsc::Receiver<String>) {
+    let server = tiny_http::Server::http("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", server.server_addr().to_ip().unwrap());
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        if let Some(rq) = server.incoming_requests().next() {
+            tx.send(rq.url().to_string()).unwrap();
+            let _ = rq.respond(tiny_http::Response::from_string(page));
+        }
+    });
+    (base, rx)
+}
+
+#[test]
+fn a_gap_fetched_by_its_title_links_the_entry_to_the_paper() {
+    use crate::fetch::{Bases, FetchOptions, FetchPlan, fetch};
+    let dir = tempfile::tempdir().unwrap();
+    let db = mock_index(dir.path());
+    file(&db, &[("/pdfs/survey.pdf", &survey(true))]);
+    let store = Store::open(&db).unwrap();
+    let a = store.papers_from_source("pdf").unwrap().pop().unwrap();
+    let gap = crate::explore::gaps(&store, None, 100).unwrap().into_iter().find(|g| g.title.is_some()).unwrap();
+    drop(store);
+
+    // What `fetch --from-gaps` asks for a gap with no DOI or arXiv id: its title, one hit.
+    let work = serde_json::json!({"meta": {"next_cursor": null}, "results": [{
+        "id": "https://openalex.org/W77", "title": "An Unknown Paper About Many Things", "publication_year": 2018}]});
+    let (base, asked) = serve_once(work.to_string());
+    let opts = FetchOptions { bases: Bases { openalex: base, ..Bases::default() }, ..FetchOptions::default() };
+    let plan = FetchPlan { titles: vec![gap.title.clone().unwrap()], limit: 10, ..FetchPlan::default() };
+    fetch(&db, &plan, &opts).unwrap();
+    let url = asked.recv().unwrap();
+    assert!(url.contains("search=An%20unknown%20paper%20about%20many%20things") && url.contains("per_page=1"), "{url}");
+
+    let store = checked(&db);
+    let w = ask(&store, &a, "W77");
+    assert_eq!((w.verdict, w.graph_edge), (WhyVerdict::Cited, true));
+    assert_eq!(w.entries[0].entry.matched_by.as_deref(), Some("title"));
+    let gaps = crate::explore::gaps(&store, None, 100).unwrap();
+    assert!(!gaps.iter().any(|g| g.id == gap.id), "no longer a gap: {gaps:?}");
+}
