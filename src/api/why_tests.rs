@@ -110,7 +110,7 @@ fn why_a_cites_b_from_a_filed_pdf_and_after_it_changes() {
     // The changed PDF no longer cites p002: its entry, sentences and edge go; p003's stay.
     assert_eq!(file(&db, &[("/pdfs/survey.pdf", &survey(false))]), vec![false]);
     let store = checked(&db);
-    assert_eq!(store.papers_from_source("pdf").unwrap(), [a.clone()], "the same paper");
+    assert_eq!(store.papers_from_source("pdf").unwrap(), vec![a.clone()], "the same paper");
     let w = ask(&store, &a, "p002");
     assert_eq!((w.verdict, w.graph_edge, w.reference_entries), (WhyVerdict::NotCited, false, 2));
     assert!(super::paper(&store, "p002").unwrap().cited_in_context.is_empty());
