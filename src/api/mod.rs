@@ -15,8 +15,12 @@ pub mod limits;
 pub mod marking;
 pub mod neighbors;
 pub mod paper;
+pub mod passages;
 pub mod resolve;
 pub mod search;
+pub mod why;
+#[cfg(test)]
+mod why_tests;
 
 pub use brief::{Brief, IndexDescription, PaperBatch, briefs, describe, paper_batch};
 pub use error::{BadRequest, UnknownPaper};
@@ -24,5 +28,7 @@ pub use limits::Page;
 pub use marking::{MarkRequest, Marked, UnmarkRequest, mark, unmark};
 pub use neighbors::{Neighborhood, NeighborsRequest, Node, WalkEngine, neighbors};
 pub use paper::{PaperDetails, paper};
+pub use passages::{PassageResult, PassageSearch, paper_text, search_passages};
 pub use resolve::{marked, resolve_distinct, resolve_each};
 pub use search::{SearchOptions, parse_mode, run_search};
+pub use why::{CitedInContext, Why, WhyRequest, WhyVerdict, cited_in_context, why};

@@ -24,6 +24,23 @@ pub struct PaperDetails {
     pub source: String,
     /// Where it was published (null when no source said).
     pub venue: Option<String>,
+    /// The PDFs filed under it (left out of the JSON when none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub documents: Vec<DocumentInfo>,
+    /// For each citer whose full text the index holds, the sentences in
+    /// which it cites this paper (left out of the JSON when there are none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cited_in_context: Vec<super::why::CitedInContext>,
+}
+
+/// A PDF filed under a paper, without its text.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DocumentInfo {
+    pub path: String,
+    pub pages: u32,
+    pub passages: u64,
+    /// Why it has less text than it should (encrypted, scanned).
+    pub notes: Vec<String>,
 }
 
 /// The paper `input` names (any id or alias), read in one snapshot; an
@@ -34,7 +51,14 @@ pub fn paper(store: &Store, input: &str) -> anyhow::Result<PaperDetails> {
         let row = store
             .paper(&id)?
             .ok_or_else(|| super::UnknownPaper { input: input.to_string(), index: store.path().to_path_buf() })?;
+        let documents = store
+            .documents_of_paper(&row.id)?
+            .into_iter()
+            .map(|d| DocumentInfo { path: d.path, pages: d.pages, passages: d.passages, notes: d.notes })
+            .collect();
         Ok(PaperDetails {
+            cited_in_context: super::why::cited_in_context(store, &row.id)?,
+            documents,
             references: store.linked(&row.id, Direction::References)?,
             citations: store.linked(&row.id, Direction::Citations)?,
             id: row.id,

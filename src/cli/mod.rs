@@ -63,6 +63,8 @@ pub enum Command {
     Neighbors(NeighborsArgs),
     /// Show one paper
     Paper(PaperArgs),
+    /// Show the sentences in which paper A cites B (from A's full text), with their pages
+    Why(WhyArgs),
     /// Show what the index holds
     Stats(StatsArgs),
     /// List the merges made by title fallback or by a record bridging two papers
@@ -107,6 +109,8 @@ pub enum Command {
     EvalCitations(EvalCitationsArgs),
     /// Screen a review's candidates: `screen new|label|import|export|next|status|simulate` (active learning on text, citations and vectors)
     Screen(ScreenArgs),
+    /// Measure the PDF reader against a gold set (title, authors, abstract, sections, references, DOI, pages)
+    EvalPdf(EvalPdfArgs),
     /// Serve a local web page: search with score bars and evidence, papers, their citation neighbourhood, marks
     Serve(ServeArgs),
     /// Serve the index to agents: a Model Context Protocol server over stdio (read-only unless --allow-writes)
@@ -115,6 +119,19 @@ pub enum Command {
     Completions(CompletionsArgs),
     /// Print the man page (roff), or write one page per command with --out-dir
     Man(ManArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct EvalPdfArgs {
+    /// The gold annotations, one JSON object a paper (the dev set's gold.jsonl)
+    #[arg(long, value_name = "FILE")]
+    pub gold: PathBuf,
+    /// The folder holding the gold papers' PDFs
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+    /// Print the report as JSON
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Output formats.
@@ -307,6 +324,19 @@ pub enum Engine {
 pub struct PaperArgs {
     /// The paper's id or any alias (arXiv id with or without version, DOI, CorpusId:N, W-id, S2 sha, or their URLs)
     pub id: String,
+    /// Print the full text of its PDFs (front matter, sections with headings, paragraphs, captions, pages) instead
+    #[arg(long)]
+    pub text: bool,
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+}
+
+#[derive(Debug, Args)]
+pub struct WhyArgs {
+    /// The citing paper (its id or any alias); its full text must be in the index (`ingest` a PDF)
+    pub citing: String,
+    /// The cited paper (id or alias), or a dangling id a reference names (`gaps` lists them)
+    pub cited: String,
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
 }

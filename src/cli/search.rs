@@ -44,6 +44,9 @@ pub struct SearchArgs {
     /// Take the whole query as free text: no operators, no filters
     #[arg(long)]
     pub literal: bool,
+    /// List passages of the PDFs' full text instead of papers: paper, section, pages, the passage with the query's words marked, its BM25 (the query is plain words)
+    #[arg(long)]
+    pub passages: bool,
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
     #[command(flatten)]

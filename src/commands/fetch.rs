@@ -89,8 +89,11 @@ fn plan(args: &FetchArgs, db: &Path) -> anyhow::Result<FetchPlan> {
             }
         }
     }
+    let mut titles = Vec::new();
     if args.from_gaps {
-        ids.extend(gap_ids(db, args.limit)?);
+        let (gap_ids, gap_titles) = gap_ids(db, args.limit)?;
+        ids.extend(gap_ids);
+        titles = gap_titles;
     }
     let plan = FetchPlan {
         openalex_search: args.openalex.clone(),
@@ -98,6 +101,7 @@ fn plan(args: &FetchArgs, db: &Path) -> anyhow::Result<FetchPlan> {
         s2_search: args.s2.clone(),
         arxiv_search: args.arxiv.clone(),
         ids,
+        titles,
         limit: args.limit as usize,
         expand: args.expand.map(|e| match e {
             ExpandChoice::References => Expand::References,
@@ -111,7 +115,8 @@ fn plan(args: &FetchArgs, db: &Path) -> anyhow::Result<FetchPlan> {
         || plan.openalex_filter.is_some()
         || plan.s2_search.is_some()
         || plan.arxiv_search.is_some()
-        || !plan.ids.is_empty();
+        || !plan.ids.is_empty()
+        || !plan.titles.is_empty();
     if !any {
         return Err(UsageError(
             "nothing to fetch: give ids, --ids-from FILE, --from-gaps, --openalex, --s2 or --arxiv".into(),
@@ -139,13 +144,14 @@ fn bibtex_ids(path: &Path) -> anyhow::Result<Vec<String>> {
 }
 
 /// The ids `gaps --all --limit LIMIT` lists, each as itself when fetch can
-/// look it up, else as a DOI/arXiv/… alias the index knows for it; the gaps
-/// with neither are named in a note.
-fn gap_ids(db: &Path, limit: u64) -> anyhow::Result<Vec<String>> {
+/// look it up, else as a DOI/arXiv/… alias the index knows for it, else (a
+/// PDF's reference entry with neither) by the title it printed; the gaps
+/// with none of these are named in a note. Returns (ids, titles).
+fn gap_ids(db: &Path, limit: u64) -> anyhow::Result<(Vec<String>, Vec<String>)> {
     anyhow::ensure!(db.exists(), "--from-gaps: there is no index at {} to find gaps in", db.display());
     let store = Store::open_with_notes(db, &super::print_note)?;
     let lookable = |id: &PaperId| !matches!(id, PaperId::Own(_) | PaperId::Citekey(_));
-    let (mut ids, mut unknown) = (Vec::new(), Vec::new());
+    let (mut ids, mut titles, mut unknown) = (Vec::new(), Vec::new(), Vec::new());
     for gap in litindex::explore::gaps(&store, None, limit)? {
         let own = PaperId::parse(&gap.id);
         let alias = || {
@@ -154,20 +160,25 @@ fn gap_ids(db: &Path, limit: u64) -> anyhow::Result<Vec<String>> {
                 .filter_map(|a| a.split_once(':'))
                 .find_map(|(kind, alias)| PaperId::from_alias(kind, alias).filter(lookable))
         };
-        match Some(own).filter(lookable).or_else(alias) {
-            Some(id) => ids.push(id.key()),
-            None => unknown.push(gap.id),
+        match (Some(own).filter(lookable).or_else(alias), gap.title) {
+            (Some(id), _) => ids.push(id.key()),
+            (None, Some(title)) => titles.push(title),
+            (None, None) => unknown.push(gap.id),
         }
     }
     if !unknown.is_empty() {
         super::print_note(&format!(
-            "--from-gaps: {} missing id(s) name nothing an API knows (no DOI or arXiv id): {}",
+            "--from-gaps: {} missing id(s) name nothing an API knows (no DOI, arXiv id or title): {}",
             unknown.len(),
             unknown.iter().take(5).cloned().collect::<Vec<_>>().join(", ")
         ));
     }
-    anyhow::ensure!(!ids.is_empty() || !unknown.is_empty(), "--from-gaps: {} cites no id it lacks", db.display());
-    Ok(ids)
+    anyhow::ensure!(
+        !ids.is_empty() || !titles.is_empty() || !unknown.is_empty(),
+        "--from-gaps: {} cites no id it lacks",
+        db.display()
+    );
+    Ok((ids, titles))
 }
 
 /// `id` if it is of a kind fetch can look up; a usage error naming `where_` otherwise.

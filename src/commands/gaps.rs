@@ -33,6 +33,10 @@ pub fn run(args: &GapsArgs, store: &Store, out: &mut dyn Write) -> anyhow::Resul
                     g.cited_by,
                     g.cited_by_sample.join(", ")
                 )?;
+                if let Some(title) = &g.title {
+                    let year = g.year.map(|y| format!(" ({y})")).unwrap_or_default();
+                    writeln!(out, "{:>6}\"{title}\"{year}", "")?;
+                }
                 if !g.aliases.is_empty() {
                     writeln!(out, "{:>6}also known as {}", "", g.aliases.join(", "))?;
                 }

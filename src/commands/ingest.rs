@@ -96,6 +96,20 @@ pub(super) fn print_summary(summary: &IngestSummary, db: &Path, secs: f64, out: 
         secs,
         r.records as f64 / secs.max(1e-9),
     )?;
+    let pdf = &summary.pdf;
+    if summary.inputs.iter().any(|(_, f)| *f == "pdf") {
+        for line in &pdf.notes {
+            eprintln!("litindex: note: {line}");
+        }
+        for line in &pdf.failures {
+            eprintln!("litindex: skipped {line}");
+        }
+        writeln!(
+            out,
+            "PDFs: {} read, {} attached, {} new, {} unchanged, {} failed",
+            pdf.read, pdf.attached, pdf.new, pdf.unchanged, pdf.failed
+        )?;
+    }
     Ok(())
 }
 

@@ -11,6 +11,7 @@ mod embed;
 mod eval;
 mod eval_citations;
 mod eval_evidence;
+mod eval_pdf;
 mod export;
 mod fetch;
 mod gaps;
@@ -31,6 +32,7 @@ mod stats;
 mod synth;
 mod verify_citations;
 mod watch;
+mod why;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -88,12 +90,18 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Build(args) => build::run(&args, db.path(), out),
         Command::Ingest(args) => ingest::run(&args, db.path(), out),
         Command::Dupes(args) => dupes::run(&args, &open_for_reading(&db)?, out),
+        Command::Search(args) if args.passages && args.backend.backend.is_some() => {
+            Err(UsageError("--passages searches the local index's full text; it does not go with --backend".into())
+                .into())
+        }
+        Command::Search(args) if args.passages => search::run_passages(&args, &open_for_reading(&db)?, out),
         Command::Search(args) if args.backend.backend.is_some() => {
             opensearch::search(&args, args.backend.backend.as_ref().expect("checked"), out)
         }
         Command::Search(args) => search::run(&args, &open_for_reading(&db)?, out),
         Command::Neighbors(args) => neighbors::run(&args, &open_for_reading(&db)?, out),
         Command::Paper(args) => paper::run(&args, &open_for_reading(&db)?, out),
+        Command::Why(args) => why::run(&args, &open_for_reading(&db)?, out),
         Command::Stats(args) => stats::run(&args, &open_for_reading(&db)?, out),
         Command::Eval(args) if args.backend.backend.is_some() => eval::run(&args, None, out),
         Command::Eval(args) => eval::run(&args, Some(&open_for_reading(&db)?), out),
@@ -117,6 +125,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::VerifyCitations(args) => verify_citations::run(&args, &open_for_reading(&db)?, out),
         Command::EvalCitations(args) => eval_citations::run(&args, &open_for_reading(&db)?, out),
         Command::Screen(args) => screen::run(&args, &db, out),
+        Command::EvalPdf(args) => eval_pdf::run(&args, out),
         Command::Serve(args) => serve::run(&args, &open_for_reading(&db)?, out),
         Command::Mcp(args) => mcp::run(&args, &db),
         Command::Completions(args) => completions::run(&args, out),

@@ -68,6 +68,44 @@ pub fn run(args: &SearchArgs, store: &Store, out: &mut dyn Write) -> anyhow::Res
     print(args, &resolved.request, result, out)
 }
 
+/// `search --passages`: passages of the full text, best first
+/// ([`litindex::api::search_passages`]).
+pub fn run_passages(args: &SearchArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result<()> {
+    let page = litindex::api::Page { offset: args.offset, size: args.limit.max(1) };
+    let request = litindex::api::PassageSearch { query: args.query.clone(), page };
+    let result = litindex::api::search_passages(store, &request)?;
+    match args.format {
+        Format::Json => super::write_json(out, &result)?,
+        Format::Table => {
+            let bold = emphasis();
+            for (i, h) in result.hits.iter().enumerate() {
+                let pages = if h.page_first == h.page_last {
+                    format!("p. {}", h.page_first)
+                } else {
+                    format!("pp. {}-{}", h.page_first, h.page_last)
+                };
+                let section = match (h.kind.as_str(), h.section.as_str()) {
+                    ("caption", _) => "caption".to_string(),
+                    ("abstract", _) => "abstract".to_string(),
+                    (_, "") => "(before the first heading)".to_string(),
+                    (_, s) => truncate(s, 40),
+                };
+                writeln!(
+                    out,
+                    "{:>4}  {:<12} {:>7.3}  {pages}  {section}  {}",
+                    args.offset + i + 1,
+                    h.paper_id.as_deref().unwrap_or("-"),
+                    h.score,
+                    truncate(h.title.as_deref().unwrap_or("-"), 60)
+                )?;
+                writeln!(out, "      {}", mark(&h.text, &h.spans, bold.0, bold.1))?;
+            }
+            writeln!(out, "{} passages matched (showing {})", result.total, result.hits.len())?;
+        }
+    }
+    Ok(())
+}
+
 /// Prints a search's result as `args.format` says (the local index's or a backend's).
 pub(super) fn print(
     args: &SearchArgs,

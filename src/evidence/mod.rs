@@ -235,6 +235,12 @@ pub(crate) fn sentence_cosines(embedder: &Embedder, query_vector: &[f32], text: 
     Ok(embedder.embed(&sentences, 32)?.iter().map(|v| cosine(v, query_vector)).collect())
 }
 
+/// `[start, end)` byte spans of the words of `text` matching a query term
+/// (what a passage hit marks).
+pub fn query_spans(text: &str, query: &EvidenceQuery) -> Vec<[usize; 2]> {
+    matched_words(text, query).into_iter().map(|r| [r.start, r.end]).collect()
+}
+
 /// Byte ranges of the words of `sentence` whose `english` terms are query terms.
 fn matched_words(sentence: &str, query: &EvidenceQuery) -> Vec<Range<usize>> {
     let terms: HashSet<&str> = query.idf.keys().map(String::as_str).collect();

@@ -4,8 +4,10 @@
 //! For `from` papers (or every paper), each cited id that is not an indexed
 //! paper is counted once per citing paper; the most cited come first, ties
 //! by id. Each gap names a few of its citers and the kind of id it is
-//! (`doi`, `arxiv`, … as [`PaperId`] recognises it), and any alias the
-//! index stores for it.
+//! (`doi`, `arxiv`, … as [`PaperId`] recognises it), any alias the
+//! index stores for it, and the title a PDF's reference entry printed for it
+//! (an unmatched entry's dangling id: its DOI, arXiv id, or `ref:…` from its
+//! title).
 
 use serde::Serialize;
 
@@ -25,13 +27,23 @@ pub struct Gap {
     pub cited_by_sample: Vec<String>,
     /// Other spellings the index knows for it (`kind:alias`), if any.
     pub aliases: Vec<String>,
+    /// The title (and year) a PDF's reference entry printed for it, when one
+    /// did (left out of the JSON otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub year: Option<i32>,
 }
 
 /// The `limit` most cited missing ids, cited by `from` (canonical ids) or by any paper when `None`.
 pub fn gaps(store: &Store, from: Option<&[String]>, limit: u64) -> anyhow::Result<Vec<Gap>> {
     store.snapshot(|| {
         let mut out = Vec::new();
-        for (id, cited_by) in store.dangling_targets(from, limit)? {
+        let targets = store.dangling_targets(from, limit)?;
+        let ids: Vec<String> = targets.iter().map(|(id, _)| id.clone()).collect();
+        let mut titles = store.reference_titles(&ids)?;
+        for (id, cited_by) in targets {
+            let (title, year) = titles.remove(&id).map_or((None, None), |(t, y)| (Some(t), y));
             let aliases = store
                 .alias_kinds_of(&id)?
                 .into_iter()
@@ -43,6 +55,8 @@ pub fn gaps(store: &Store, from: Option<&[String]>, limit: u64) -> anyhow::Resul
                 cited_by_sample: store.some_citers(&id, from, SAMPLE as u64)?,
                 cited_by,
                 aliases,
+                title,
+                year,
                 id,
             });
         }

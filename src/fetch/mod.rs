@@ -123,6 +123,11 @@ pub struct FetchPlan {
     pub arxiv_search: Option<String>,
     /// Papers by id: `doi:…`, `arXiv:…`, `W…`, `CorpusId:…`, S2 shas.
     pub ids: Vec<String>,
+    /// Papers by title (a PDF's reference entry with no id: `--from-gaps`):
+    /// one OpenAlex `search=` each, its first hit only. The entry links to
+    /// the paper fetched only when their title signatures are equal (and
+    /// nothing disagrees), at the end of the ingest (`store::references`).
+    pub titles: Vec<String>,
     /// Papers per search.
     pub limit: usize,
     /// Snowballing, its hops (1 or 2), and the most papers requested per hop.
@@ -240,6 +245,7 @@ fn initial_jobs(plan: &FetchPlan) -> anyhow::Result<Vec<Job>> {
         jobs.push(Job::arxiv_search(q, plan.limit));
     }
     jobs.extend(jobs::id_jobs(&plan.ids)?);
+    jobs.extend(plan.titles.iter().map(|t| Job::openalex_search(t, 1)));
     anyhow::ensure!(!jobs.is_empty(), "nothing to fetch: give ids, --ids-from, --openalex, --s2 or --arxiv");
     Ok(jobs)
 }

@@ -11,7 +11,9 @@
 //! entries. Nothing here touches the store or prints.
 
 pub mod contexts;
+pub mod eval;
 pub mod extract;
+pub mod passages;
 pub mod refs;
 
 use std::time::Duration;

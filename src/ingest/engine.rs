@@ -159,6 +159,29 @@ impl<'c> Ingester<'c> {
         Ok(())
     }
 
+    /// The transaction the ingester writes in (for the full-text tables).
+    pub(crate) fn handle(&self) -> Handle<'c> {
+        self.writer.handle()
+    }
+
+    /// The canonical id of the paper `alias` names.
+    pub(crate) fn resolve_alias(&self, alias: &str) -> anyhow::Result<Option<String>> {
+        self.writer.resolve_alias(alias)
+    }
+
+    /// Papers holding a record whose normalised title is `key`.
+    pub(crate) fn title_candidates(
+        &self,
+        key: &str,
+    ) -> anyhow::Result<Vec<crate::store::ingest_writer::TitleCandidate>> {
+        self.writer.title_candidates(key)
+    }
+
+    /// Paper `paper_id`'s canonical id as a typed id (its alias row's kind).
+    pub(crate) fn paper_alias(&self, paper_id: &str) -> anyhow::Result<Option<crate::paper::PaperId>> {
+        self.writer.alias_id(paper_id)
+    }
+
     /// Files one bare citation link (edge files, S2 reference pages).
     pub(crate) fn add_link(&mut self, link: &Link) -> anyhow::Result<()> {
         self.report.links += 1;

@@ -17,6 +17,7 @@ use super::formats::{self, FormatOptions, InputFormat, MOCK, ReadError};
 use crate::analyzer::Analyzer;
 use crate::bm25::Bm25;
 use crate::failpoint::failpoint_at;
+use crate::fulltext::Limits;
 use crate::paper::{Item, PaperId};
 use crate::store::fetch::{CachedResponse, put_responses};
 use crate::store::{Carried, Handle, Notes, create_index, create_new_index, explain, write_to};
@@ -74,6 +75,8 @@ pub struct IngestSummary {
     pub skipped: Vec<String>,
     /// Whether the index was created (by `build`, or by an ingest into a new path).
     pub created: bool,
+    /// What the PDFs among the inputs came to (all zero without PDFs).
+    pub pdf: super::pdf::PdfSummary,
 }
 
 /// Ingests `inputs` into the index at `db`, creating it if absent.
@@ -122,15 +125,34 @@ fn ingest_into(tx: Handle<'_>, inputs: &[Input], opts: &IngestOptions) -> anyhow
     let mut summary = IngestSummary::default();
     let mut done_bytes = 0u64;
     let fopts = FormatOptions { paper: opts.paper.as_deref().map(PaperId::parse), ..FormatOptions::default() };
+    // PDFs (files named as such or sniffed, and folders) are filed after the
+    // other inputs, so they attach to the papers those bring.
+    let mut pdfs: Vec<PathBuf> = Vec::new();
+    let mut add_pdfs = |paths: Vec<PathBuf>| -> anyhow::Result<()> {
+        for p in paths {
+            pdfs.push(std::path::absolute(&p).map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?);
+        }
+        Ok(())
+    };
     for input in inputs {
         let (label, format_name, items, counter, size) = match input {
             Input::Mock => (MOCK.to_string(), MOCK, formats::read_mock(), None, 0),
+            Input::File { path, format } if path.is_dir() || *format == Some(InputFormat::Pdf) => {
+                add_pdfs(super::pdf::expand(std::slice::from_ref(path))?)?;
+                summary.inputs.push((path.display().to_string(), InputFormat::Pdf.name()));
+                continue;
+            }
             Input::File { path, format } => {
                 let mut file = formats::open_input(path)?;
                 let format = match format {
                     Some(f) => *f,
                     None => formats::sniff(&mut file)?,
                 };
+                if format == InputFormat::Pdf {
+                    add_pdfs(vec![path.clone()])?;
+                    summary.inputs.push((path.display().to_string(), format.name()));
+                    continue;
+                }
                 let counter = file.bytes_read.clone();
                 let size = file.total_bytes;
                 let items = formats::read(format, file, &fopts)
@@ -169,6 +191,9 @@ fn ingest_into(tx: Handle<'_>, inputs: &[Input], opts: &IngestOptions) -> anyhow
             }
         }
         done_bytes += size;
+    }
+    if !pdfs.is_empty() {
+        summary.pdf = super::pdf::ingest_pdfs(&mut ingester, &pdfs, opts.skip_invalid, &Limits::default())?;
     }
     ingester.report.skipped_null_ids += fopts.skipped_nulls.load(Ordering::Relaxed);
     summary.report = ingester.finish()?;

@@ -8,6 +8,7 @@ pub(crate) mod derive;
 pub(crate) mod engine;
 mod files;
 pub(crate) mod formats;
+pub mod pdf;
 
 pub use engine::IngestReport;
 pub use files::{IngestOptions, IngestSummary, Input, Progress, build, ingest};

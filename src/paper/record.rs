@@ -6,12 +6,14 @@ use serde::{Deserialize, Serialize};
 use crate::paper::PaperId;
 
 /// Text precedence of a source: lower wins. arXiv > Semantic Scholar >
-/// OpenAlex > BEIR / Paper.
+/// OpenAlex > BEIR / Paper > a PDF's own text (`pdf`, the weakest: a
+/// metadata record's fields keep precedence over what a PDF printed).
 pub(crate) fn text_rank(source: &str) -> u8 {
     match source {
         "arxiv" => 0,
         "s2" | "s2-papers" | "s2-abstracts" => 1,
         "openalex" => 2,
+        "pdf" => 4,
         _ => 3,
     }
 }

@@ -23,6 +23,8 @@
 //! * `lexical`: where the BM25 scores come from, every matching paper's
 //!   (a filter, favorites) or only the first stage's top and the merged
 //!   papers' (the store's `bm25_top_k` and `bm25_scores_of`).
+//! * [`fulltext`]: a paper's text score with its best passage (papers with
+//!   full text only) and the passage search.
 //! * [`query`] and [`filter`]: the query language (`+word`, `-word`,
 //!   `"phrase"`, `author:`, `year:`, `venue:`, `id:`) and the [`Filter`] it
 //!   yields, which decides which papers are seeded, pooled and shown.
@@ -43,6 +45,7 @@ pub mod defaults;
 pub mod feedback;
 pub mod filter;
 pub mod first_stage;
+pub mod fulltext;
 mod lexical;
 #[cfg(test)]
 mod narrow_tests;

@@ -178,7 +178,17 @@ impl<'a> Local<'a> {
     ) -> anyhow::Result<Local<'a>> {
         let meta = store.meta()?;
         let terms = query_terms(meta.analyzer()?, &request.query);
-        let own_all = if all { Some(store.bm25_all(&terms)?) } else { None };
+        // Papers with full text: title + abstract BM25 plus their best
+        // passage's, weighted (super::fulltext). Only when a passage matches,
+        // so an index without full text takes the path it always took.
+        let passages = super::fulltext::best_passages(store, &terms)?;
+        let own_all = if all || !passages.is_empty() {
+            let mut scores = store.bm25_all(&terms)?;
+            super::fulltext::combine(&mut scores, &passages, super::fulltext::PASSAGE_WEIGHT);
+            Some(scores)
+        } else {
+            None
+        };
         let params = &request.params;
         let fb = Prepared::new(
             store,

@@ -23,6 +23,75 @@ use super::Posting;
 /// The most postings a block holds.
 pub(crate) const BLOCK_SIZE: usize = 128;
 
+/// Which postings a block belongs to: the papers' title + abstract
+/// (`posting_blocks`, keyed by paper doc id) or the passages' text
+/// (`passage_blocks`, keyed by passage id; migration 010). The two tables
+/// have one layout; each statement is written out once per table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Field {
+    Papers,
+    Passages,
+}
+
+impl Field {
+    fn select_all(self) -> &'static str {
+        match self {
+            Field::Papers => {
+                "SELECT last_doc, n, max_tf, min_len, data FROM posting_blocks WHERE term_id = ?1 ORDER BY last_doc"
+            }
+            Field::Passages => {
+                "SELECT last_doc, n, max_tf, min_len, data FROM passage_blocks WHERE term_id = ?1 ORDER BY last_doc"
+            }
+        }
+    }
+    fn select_from(self) -> &'static str {
+        match self {
+            Field::Papers => {
+                "SELECT last_doc, n, max_tf, min_len, data FROM posting_blocks WHERE term_id = ?1 AND last_doc >= ?2 ORDER BY last_doc"
+            }
+            Field::Passages => {
+                "SELECT last_doc, n, max_tf, min_len, data FROM passage_blocks WHERE term_id = ?1 AND last_doc >= ?2 ORDER BY last_doc"
+            }
+        }
+    }
+    fn select_last(self) -> &'static str {
+        match self {
+            Field::Papers => {
+                "SELECT last_doc, n, max_tf, min_len, data FROM posting_blocks WHERE term_id = ?1 ORDER BY last_doc DESC LIMIT 1"
+            }
+            Field::Passages => {
+                "SELECT last_doc, n, max_tf, min_len, data FROM passage_blocks WHERE term_id = ?1 ORDER BY last_doc DESC LIMIT 1"
+            }
+        }
+    }
+    fn select_holding(self) -> &'static str {
+        match self {
+            Field::Papers => {
+                "SELECT last_doc, n, max_tf, min_len, data FROM posting_blocks WHERE term_id = ?1 AND last_doc >= ?2 ORDER BY last_doc LIMIT 1"
+            }
+            Field::Passages => {
+                "SELECT last_doc, n, max_tf, min_len, data FROM passage_blocks WHERE term_id = ?1 AND last_doc >= ?2 ORDER BY last_doc LIMIT 1"
+            }
+        }
+    }
+    fn insert(self) -> &'static str {
+        match self {
+            Field::Papers => {
+                "INSERT INTO posting_blocks (term_id, last_doc, n, max_tf, min_len, data) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
+            }
+            Field::Passages => {
+                "INSERT INTO passage_blocks (term_id, last_doc, n, max_tf, min_len, data) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
+            }
+        }
+    }
+    fn delete(self) -> &'static str {
+        match self {
+            Field::Papers => "DELETE FROM posting_blocks WHERE term_id = ?1 AND last_doc = ?2",
+            Field::Passages => "DELETE FROM passage_blocks WHERE term_id = ?1 AND last_doc = ?2",
+        }
+    }
+}
+
 /// One stored block: its metadata and its still encoded postings.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Block {
@@ -105,9 +174,12 @@ pub(crate) fn term_id_df(conn: &Connection, term: &str) -> anyhow::Result<Option
 
 /// Every block of `term_id`, in doc order (one range scan).
 pub(crate) fn term_blocks(conn: &Connection, term_id: i64) -> anyhow::Result<Vec<Block>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT last_doc, n, max_tf, min_len, data FROM posting_blocks WHERE term_id = ?1 ORDER BY last_doc",
-    )?;
+    term_blocks_in(conn, Field::Papers, term_id)
+}
+
+/// [`term_blocks`] of either field.
+pub(crate) fn term_blocks_in(conn: &Connection, field: Field, term_id: i64) -> anyhow::Result<Vec<Block>> {
+    let mut stmt = conn.prepare_cached(field.select_all())?;
     let rows = stmt.query_map([term_id], block_row)?;
     Ok(rows.collect::<Result<Vec<_>, _>>()?)
 }
@@ -118,24 +190,29 @@ fn block_row(r: &rusqlite::Row) -> rusqlite::Result<Block> {
 
 /// Every block of `term_id` decoded, in doc order.
 pub(crate) fn term_postings(conn: &Connection, term_id: i64) -> anyhow::Result<Vec<Posting>> {
+    term_postings_in(conn, Field::Papers, term_id)
+}
+
+/// [`term_postings`] of either field.
+pub(crate) fn term_postings_in(conn: &Connection, field: Field, term_id: i64) -> anyhow::Result<Vec<Posting>> {
     let mut out = Vec::new();
-    for b in term_blocks(conn, term_id)? {
+    for b in term_blocks_in(conn, field, term_id)? {
         out.extend(b.decode().with_context(|| format!("term {term_id}, block ending at doc {}", b.last_doc))?);
     }
     Ok(out)
 }
 
 pub(crate) fn insert_block(conn: &Connection, term_id: i64, b: &Block) -> anyhow::Result<()> {
-    conn.prepare_cached(
-        "INSERT INTO posting_blocks (term_id, last_doc, n, max_tf, min_len, data) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    )?
-    .execute(params![term_id, b.last_doc, b.n, b.max_tf, b.min_len, b.data])?;
+    insert_block_in(conn, Field::Papers, term_id, b)
+}
+
+fn insert_block_in(conn: &Connection, field: Field, term_id: i64, b: &Block) -> anyhow::Result<()> {
+    conn.prepare_cached(field.insert())?.execute(params![term_id, b.last_doc, b.n, b.max_tf, b.min_len, b.data])?;
     Ok(())
 }
 
-fn delete_block(conn: &Connection, term_id: i64, last_doc: i64) -> anyhow::Result<()> {
-    conn.prepare_cached("DELETE FROM posting_blocks WHERE term_id = ?1 AND last_doc = ?2")?
-        .execute(params![term_id, last_doc])?;
+fn delete_block(conn: &Connection, field: Field, term_id: i64, last_doc: i64) -> anyhow::Result<()> {
+    conn.prepare_cached(field.delete())?.execute(params![term_id, last_doc])?;
     Ok(())
 }
 
@@ -146,34 +223,30 @@ fn delete_block(conn: &Connection, term_id: i64, last_doc: i64) -> anyhow::Resul
 /// postings and the rest become new blocks. Blocks that overlap `new` (a doc
 /// id below the term's last one) are decoded, merged and rewritten too.
 pub(crate) fn add_postings(conn: &Connection, term_id: i64, new: &[Posting]) -> anyhow::Result<()> {
+    add_postings_in(conn, Field::Papers, term_id, new)
+}
+
+/// [`add_postings`] into either field's blocks.
+pub(crate) fn add_postings_in(conn: &Connection, field: Field, term_id: i64, new: &[Posting]) -> anyhow::Result<()> {
     let Some(first) = new.first() else { return Ok(()) };
     let mut tail: Vec<Block> = {
-        let mut stmt = conn.prepare_cached(
-            "SELECT last_doc, n, max_tf, min_len, data FROM posting_blocks
-             WHERE term_id = ?1 AND last_doc >= ?2 ORDER BY last_doc",
-        )?;
+        let mut stmt = conn.prepare_cached(field.select_from())?;
         stmt.query_map(params![term_id, first.doc], block_row)?.collect::<Result<_, _>>()?
     };
     if tail.is_empty() {
-        let last = conn
-            .prepare_cached(
-                "SELECT last_doc, n, max_tf, min_len, data FROM posting_blocks
-                 WHERE term_id = ?1 ORDER BY last_doc DESC LIMIT 1",
-            )?
-            .query_row([term_id], block_row)
-            .optional()?;
+        let last = conn.prepare_cached(field.select_last())?.query_row([term_id], block_row).optional()?;
         tail.extend(last.filter(|b| (b.n as usize) < BLOCK_SIZE));
     }
     if tail.is_empty() {
         for b in chunk(new) {
-            insert_block(conn, term_id, &b)?;
+            insert_block_in(conn, field, term_id, &b)?;
         }
         return Ok(());
     }
     let mut merged = Vec::with_capacity(tail.len() * BLOCK_SIZE + new.len());
     for b in &tail {
         merged.extend(b.decode().with_context(|| format!("index damaged: term {term_id}, block {}", b.last_doc))?);
-        delete_block(conn, term_id, b.last_doc)?;
+        delete_block(conn, field, term_id, b.last_doc)?;
     }
     merged.extend_from_slice(new);
     merged.sort_by_key(|p| p.doc);
@@ -181,7 +254,7 @@ pub(crate) fn add_postings(conn: &Connection, term_id: i64, new: &[Posting]) -> 
         anyhow::bail!("index damaged: term {term_id} would hold doc {} twice", w[0].doc);
     }
     for b in chunk(&merged) {
-        insert_block(conn, term_id, &b)?;
+        insert_block_in(conn, field, term_id, &b)?;
     }
     Ok(())
 }
@@ -189,21 +262,20 @@ pub(crate) fn add_postings(conn: &Connection, term_id: i64, new: &[Posting]) -> 
 /// Removes the posting of `doc` from `term_id`'s blocks (rewriting the block
 /// that held it); returns whether there was one.
 pub(crate) fn remove_posting(conn: &Connection, term_id: i64, doc: i64) -> anyhow::Result<bool> {
-    let block = conn
-        .prepare_cached(
-            "SELECT last_doc, n, max_tf, min_len, data FROM posting_blocks
-             WHERE term_id = ?1 AND last_doc >= ?2 ORDER BY last_doc LIMIT 1",
-        )?
-        .query_row(params![term_id, doc], block_row)
-        .optional()?;
+    remove_posting_in(conn, Field::Papers, term_id, doc)
+}
+
+/// [`remove_posting`] from either field's blocks.
+pub(crate) fn remove_posting_in(conn: &Connection, field: Field, term_id: i64, doc: i64) -> anyhow::Result<bool> {
+    let block = conn.prepare_cached(field.select_holding())?.query_row(params![term_id, doc], block_row).optional()?;
     let Some(block) = block else { return Ok(false) };
     let mut postings =
         block.decode().with_context(|| format!("index damaged: term {term_id}, block {}", block.last_doc))?;
     let Ok(at) = postings.binary_search_by_key(&doc, |p| p.doc) else { return Ok(false) };
     postings.remove(at);
-    delete_block(conn, term_id, block.last_doc)?;
+    delete_block(conn, field, term_id, block.last_doc)?;
     if !postings.is_empty() {
-        insert_block(conn, term_id, &Block::encode(&postings))?;
+        insert_block_in(conn, field, term_id, &Block::encode(&postings))?;
     }
     Ok(true)
 }

@@ -196,6 +196,7 @@ pub(crate) fn check(conn: &Connection) -> CheckReport {
     invariants.push(avgdl(conn));
     invariants.push(settings(conn));
     invariants.push(super::fetch::check_responses(conn));
+    invariants.push(passage_postings(conn));
     let count = |sql: &str| conn.query_row(sql, [], |r| r.get::<_, i64>(0)).map(|n| n.max(0) as u64).unwrap_or(0);
     CheckReport {
         ok: invariants.iter().all(|i| i.ok),
@@ -215,6 +216,20 @@ pub(crate) fn check(conn: &Connection) -> CheckReport {
              WHERE a.dir = 0 AND (c.doc IS NULL OR d.doc IS NULL)",
         ),
         invariants,
+    }
+}
+
+/// The passage field (migration 010) against the passages' text.
+fn passage_postings(conn: &Connection) -> InvariantResult {
+    const NAME: &str = "passage_postings";
+    const DESCRIPTION: &str =
+        "passage postings, passage frequencies, N and total length are exactly those of the passages' text";
+    match super::passages::check_passages(conn) {
+        Ok(problems) => {
+            let n = problems.len() as u64;
+            result(NAME, DESCRIPTION, n, problems.into_iter().take(5).collect())
+        }
+        Err(e) => result(NAME, DESCRIPTION, 1, vec![format!("could not be evaluated: {e:#}")]),
     }
 }
 

@@ -76,6 +76,35 @@ const QUERIES: &[(&str, &str, &str, Render)] = &[
             _ => format!("edge {} -> {} is stored but no link states it", quoted(&r[1]), quoted(&r[2])),
         },
     ),
+    (
+        "pdf-links",
+        "the links a PDF states are exactly its reference entries' targets (migration 011)",
+        "WITH o AS (SELECT 2 * code AS origin FROM link_sources WHERE source = 'pdf'),
+         stated AS (SELECT c.id AS citing, m.id AS cited FROM stated_links AS l JOIN o ON l.origin = o.origin
+                    JOIN nodes AS c ON c.node = l.citing JOIN nodes AS m ON m.node = l.cited
+                    LEFT JOIN records AS r ON r.source = 'pdf' AND r.source_id = c.id
+                    -- a target that has since become the citing paper itself (a merge) is no link to want
+                    WHERE r.paper_id IS NULL
+                       OR coalesce((SELECT x.paper_id FROM aliases AS x WHERE x.alias = m.id), m.id) <> r.paper_id),
+         want AS (
+             SELECT DISTINCT d.source_id AS citing, e.target AS cited
+             FROM doc_references AS e
+             JOIN documents AS d ON d.document = e.document
+             JOIN records AS r ON r.source = 'pdf' AND r.source_id = d.source_id
+             WHERE e.target IS NOT NULL AND e.target <> d.source_id
+               AND coalesce((SELECT x.paper_id FROM aliases AS x WHERE x.alias = e.target), e.target) <> r.paper_id),
+         wrong AS (
+             SELECT 'missing' AS what, citing, cited FROM (SELECT citing, cited FROM want EXCEPT SELECT citing, cited FROM stated)
+             UNION ALL
+             SELECT 'extra', citing, cited FROM (SELECT citing, cited FROM stated EXCEPT SELECT citing, cited FROM want))
+         SELECT what, citing, cited FROM wrong ORDER BY 1, 2, 3",
+        |r| match &r[0] {
+            rusqlite::types::Value::Text(w) if w == "missing" => {
+                format!("a reference entry of {} names {} but the PDF states no such link", quoted(&r[1]), quoted(&r[2]))
+            }
+            _ => format!("the PDF of {} states a link to {} that no reference entry names", quoted(&r[1]), quoted(&r[2])),
+        },
+    ),
 ];
 
 /// The graph's invariants, each evaluated.

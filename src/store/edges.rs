@@ -176,3 +176,34 @@ pub(crate) fn stated_by(conn: &Connection, own: &str, origin: i64) -> anyhow::Re
     out.sort();
     Ok(out)
 }
+
+/// Removes the edge between the papers of nodes `citing` and `cited` (each
+/// resolved through the aliases) unless a stated link still implies it: the
+/// targeted form of [`rebuild`] for one link that went away.
+pub(crate) fn forget_edge_unless_stated(conn: &Connection, citing: i64, cited: i64) -> anyhow::Result<()> {
+    let (a, b) = (canonical(conn, citing)?, canonical(conn, cited)?);
+    if a == b {
+        return Ok(());
+    }
+    // The nodes that resolve to a paper's node: its id's aliases' nodes, and the node itself.
+    let stated: bool = conn
+        .prepare_cached(
+            "WITH ends(side, node) AS (
+                 SELECT 0, m.node FROM nodes AS n JOIN aliases AS x ON x.paper_id = n.id JOIN nodes AS m ON m.id = x.alias
+                 WHERE n.node = ?1
+                 UNION SELECT 0, ?1
+                 UNION SELECT 1, m.node FROM nodes AS n JOIN aliases AS x ON x.paper_id = n.id JOIN nodes AS m ON m.id = x.alias
+                 WHERE n.node = ?2
+                 UNION SELECT 1, ?2)
+             SELECT EXISTS (SELECT 1 FROM stated_links AS l
+                            WHERE l.citing IN (SELECT node FROM ends WHERE side = 0)
+                              AND l.cited IN (SELECT node FROM ends WHERE side = 1))",
+        )?
+        .query_row(params![a, b], |r| r.get(0))?;
+    if !stated {
+        let mut del = conn.prepare_cached("DELETE FROM adjacency WHERE node = ?1 AND dir = ?2 AND nbr = ?3")?;
+        del.execute(params![a, 0, b])?;
+        del.execute(params![b, 1, a])?;
+    }
+    Ok(())
+}

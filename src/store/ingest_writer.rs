@@ -192,6 +192,21 @@ impl<'c> IngestWriter<'c> {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
+    /// The transaction this writer writes in.
+    pub(crate) fn handle(&self) -> Handle<'c> {
+        Handle::new(self.conn)
+    }
+
+    /// The alias `alias` as a typed id (from its `aliases` row's kind), if stored.
+    pub(crate) fn alias_id(&self, alias: &str) -> anyhow::Result<Option<PaperId>> {
+        let kind: Option<String> = self
+            .conn
+            .prepare_cached("SELECT kind FROM aliases WHERE alias = ?1")?
+            .query_row([alias], |r| r.get(0))
+            .optional()?;
+        Ok(kind.and_then(|k| PaperId::from_alias(&k, alias)))
+    }
+
     /// The canonical id of the paper `alias` names.
     pub(crate) fn resolve_alias(&self, alias: &str) -> anyhow::Result<Option<String>> {
         resolve_alias(self.conn, alias)
@@ -409,6 +424,8 @@ impl<'c> IngestWriter<'c> {
         } else {
             edges::rebuild(conn, &dirty)?;
         }
+        // PDFs' reference entries that matched no paper may match one this ingest brought.
+        super::references::relink(conn)?;
         for sql in dropped {
             conn.execute(&sql, [])?;
         }

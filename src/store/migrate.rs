@@ -16,6 +16,8 @@ pub(super) const MIGRATIONS: &[(&str, &str)] = &[
     ("007_fetch_carried.sql", include_str!("../../migrations/007_fetch_carried.sql")),
     ("008_postings_blocks.sql", include_str!("../../migrations/008_postings_blocks.sql")),
     ("009_graph_int.sql", include_str!("../../migrations/009_graph_int.sql")),
+    ("010_fulltext.sql", include_str!("../../migrations/010_fulltext.sql")),
+    ("011_references.sql", include_str!("../../migrations/011_references.sql")),
     ("012_screening.sql", include_str!("../../migrations/012_screening.sql")),
 ];
 

@@ -46,4 +46,5 @@ mod screen;
 mod semantic;
 mod serve;
 mod watch;
+mod why;
 mod wire;

@@ -63,10 +63,12 @@ pub enum InputFormat {
     Bibtex,
     CslJson,
     Ris,
+    /// PDF files (`%PDF`): read by `ingest::pdf`, not by a record reader.
+    Pdf,
 }
 
 impl InputFormat {
-    pub const ALL: [InputFormat; 13] = [
+    pub const ALL: [InputFormat; 14] = [
         InputFormat::Paper,
         InputFormat::Beir,
         InputFormat::ArxivOai,
@@ -80,6 +82,7 @@ impl InputFormat {
         InputFormat::Bibtex,
         InputFormat::CslJson,
         InputFormat::Ris,
+        InputFormat::Pdf,
     ];
 
     pub fn name(self) -> &'static str {
@@ -97,6 +100,7 @@ impl InputFormat {
             InputFormat::Bibtex => "bibtex",
             InputFormat::CslJson => "csl-json",
             InputFormat::Ris => "ris",
+            InputFormat::Pdf => "pdf",
         }
     }
 }
@@ -217,6 +221,7 @@ pub fn read(format: InputFormat, input: OpenInput, opts: &FormatOptions) -> anyh
         InputFormat::Bibtex => bibtex::read(input),
         InputFormat::CslJson => csl_json::read(input),
         InputFormat::Ris => Ok(ris::read(input)),
+        InputFormat::Pdf => anyhow::bail!("a PDF is not a record file (ingest reads PDFs through ingest::pdf)"),
     }
 }
 
@@ -224,6 +229,9 @@ pub fn read(format: InputFormat, input: OpenInput, opts: &FormatOptions) -> anyh
 pub(crate) fn sniff(input: &mut OpenInput) -> anyhow::Result<InputFormat> {
     let path = input.path.display().to_string();
     let head = input.reader.fill_buf().map_err(|e| file_fault(&input.path, e))?;
+    if head.starts_with(b"%PDF") {
+        return Ok(InputFormat::Pdf);
+    }
     let head = String::from_utf8_lossy(&head[..head.len().min(64 * 1024)]).into_owned();
     let trimmed = head.trim_start_matches('\u{feff}').trim_start();
     if trimmed.is_empty() {

@@ -1,0 +1,187 @@
+//! Full text in a search: a paper's text score with its passages, and the
+//! passage search (`search --passages`).
+//!
+//! **A paper's text score.** A paper with passages (a PDF filed under it)
+//! scores
+//!
+//! ```text
+//! text(paper) = BM25(query, title + abstract) + PASSAGE_WEIGHT · max over its body and caption passages of BM25(query, passage)
+//! ```
+//!
+//! where a passage's BM25 uses the passage field's own statistics
+//! ([`Store::passage_scores`]). The abstract's passages are left out of the
+//! max: the abstract is already in the first term. `PASSAGE_WEIGHT` < 1
+//! weights title and abstract hits above body hits (docs/FULLTEXT.md,
+//! "Ranking with full text", says how it was chosen). A paper without
+//! passages scores `BM25(query, title + abstract)` alone, the same f64 as
+//! before full text existed, and an index without passages takes exactly
+//! the path it took before (the combined scores are computed only when
+//! some passage matches a query term).
+//!
+//! **Passage search** ranks passages by their own BM25, best first, ties
+//! by passage id.
+
+use serde::Serialize;
+
+use crate::candidate::DocScores;
+use crate::store::Store;
+
+/// The weight of a paper's best passage in its text score.
+pub const PASSAGE_WEIGHT: f64 = 0.5;
+
+/// The best body or caption passage score of each paper with a matching
+/// passage, by paper doc id (empty when the index has no passages).
+pub fn best_passages(store: &Store, terms: &[(String, u32)]) -> anyhow::Result<DocScores> {
+    let mut best = DocScores::default();
+    if terms.is_empty() || store.passage_stats()?.num_passages == 0 {
+        return Ok(best);
+    }
+    let scores = store.passage_scores(terms)?;
+    let ids: Vec<i64> = scores.keys().copied().collect();
+    let papers = store.passage_papers(&ids)?;
+    for (passage, score) in scores {
+        let Some((doc, kind)) = papers.get(&passage) else { continue };
+        if kind == "abstract" || score <= 0.0 {
+            continue;
+        }
+        let e = best.entry(*doc).or_insert(0.0);
+        if score > *e {
+            *e = score;
+        }
+    }
+    Ok(best)
+}
+
+/// `scores` (title + abstract BM25 by doc) with `weight ·` each paper's
+/// best passage added; papers matching only in a passage join.
+pub fn combine(scores: &mut DocScores, best: &DocScores, weight: f64) {
+    for (&doc, &b) in best {
+        *scores.entry(doc).or_insert(0.0) += weight * b;
+    }
+}
+
+/// One passage found.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PassageHit {
+    pub passage: i64,
+    /// The paper it belongs to (None when its record's paper is not indexed).
+    pub paper_id: Option<String>,
+    pub title: Option<String>,
+    /// The section's heading ("" for text before the first heading and for captions).
+    pub section: String,
+    pub kind: String,
+    pub page_first: u32,
+    pub page_last: u32,
+    pub text: String,
+    /// Byte spans of the words of `text` matching a query term.
+    pub spans: Vec<[usize; 2]>,
+    pub score: f64,
+    /// Character offsets into the document's text (`paper ID --text`).
+    pub start: usize,
+    pub end: usize,
+}
+
+/// The passages best matching `query`: `offset` skipped, then `limit`, and
+/// how many matched in all.
+pub fn passage_search(
+    store: &Store,
+    query: &str,
+    offset: usize,
+    limit: usize,
+) -> anyhow::Result<(Vec<PassageHit>, usize)> {
+    let analyzer = store.meta()?.analyzer()?;
+    let terms = crate::bm25::query_terms(analyzer, query);
+    let mut ranked: Vec<(i64, f64)> = store.passage_scores(&terms)?.into_iter().filter(|(_, s)| *s > 0.0).collect();
+    ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    let total = ranked.len();
+    let page: Vec<(i64, f64)> = ranked.into_iter().skip(offset).take(limit).collect();
+    let ids: Vec<i64> = page.iter().map(|p| p.0).collect();
+    let rows = store.passages(&ids)?;
+    let evidence = crate::evidence::EvidenceQuery::new(store, query)?;
+    let hits = rows
+        .into_iter()
+        .zip(page)
+        .map(|(r, (_, score))| PassageHit {
+            spans: crate::evidence::query_spans(&r.text, &evidence),
+            passage: r.passage,
+            paper_id: r.paper_id,
+            title: r.title,
+            section: r.heading,
+            kind: r.kind,
+            page_first: r.page_first,
+            page_last: r.page_last,
+            text: r.text,
+            score,
+            start: r.start,
+            end: r.end,
+        })
+        .collect();
+    Ok((hits, total))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ingest::pdf::test_support::{document, file, mock_index};
+    use crate::search::{SearchParams, SearchRequest, search};
+
+    fn ranked(store: &Store, query: &str) -> Vec<(String, f64)> {
+        let request = SearchRequest::new(query, SearchParams { hops: 0, pool: 200, ..SearchParams::default() });
+        search(store, &request, None).unwrap().ranked.into_iter().map(|h| (h.id, h.bm25_score)).collect()
+    }
+
+    #[test]
+    fn body_text_adds_to_its_paper_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = mock_index(dir.path());
+        let before = ranked(&Store::open(&db).unwrap(), "sparse attention quokka");
+        file(
+            &db,
+            &[(
+                "/pdfs/p003.pdf",
+                &document(
+                    "Most Attention Heads Can Be Pruned After Training",
+                    None,
+                    &["The quokka benchmark.", "Sparse attention patterns."],
+                ),
+            )],
+        );
+        let store = Store::open(&db).unwrap();
+        let after = ranked(&store, "sparse attention quokka");
+        // Every paper without full text keeps its score, bit for bit.
+        for (id, score) in &before {
+            if id != "p003" {
+                let now = after.iter().find(|(i, _)| i == id).map(|(_, s)| *s);
+                assert_eq!(now.map(f64::to_bits), Some(score.to_bits()), "{id}");
+            }
+        }
+        let old = before.iter().find(|(i, _)| i == "p003").map_or(0.0, |(_, s)| *s);
+        let new = after.iter().find(|(i, _)| i == "p003").unwrap().1;
+        let best = best_passages(&store, &crate::bm25::query_terms(crate::analyzer::Analyzer::English, "sparse attention quokka"))
+            .unwrap();
+        let doc = *best.keys().next().unwrap();
+        assert_eq!(best.len(), 1);
+        assert!((new - (old + PASSAGE_WEIGHT * best[&doc])).abs() < 1e-9, "{new} vs {old} + w·{}", best[&doc]);
+        // A word only the body holds finds the paper.
+        assert_eq!(ranked(&store, "quokka").first().map(|h| h.0.as_str()), Some("p003"));
+        // The abstract's passage does not count twice: the PDF's abstract words alone add nothing.
+        let abs = best_passages(&store, &crate::bm25::query_terms(crate::analyzer::Analyzer::English, "printed")).unwrap();
+        assert!(abs.is_empty());
+    }
+
+    #[test]
+    fn passage_search_gives_the_page_and_marks_the_words() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = mock_index(dir.path());
+        file(&db, &[("/pdfs/x.pdf", &document("An Unindexed Paper About Marsupials", None, &["Koalas sleep.", "The quokka smiles."]))]);
+        let store = Store::open(&db).unwrap();
+        let (hits, total) = passage_search(&store, "quokka", 0, 10).unwrap();
+        assert_eq!(total, 1);
+        let h = &hits[0];
+        assert_eq!((h.page_first, h.page_last, h.section.as_str(), h.kind.as_str()), (2, 2, "1 Introduction", "body"));
+        assert_eq!(h.title.as_deref(), Some("An Unindexed Paper About Marsupials"));
+        assert_eq!(h.spans.iter().map(|&[s, e]| &h.text[s..e]).collect::<Vec<_>>(), ["quokka"]);
+        let (none, total) = passage_search(&store, "wombat", 0, 10).unwrap();
+        assert!(none.is_empty() && total == 0);
+    }
+}
