@@ -157,15 +157,19 @@ mod tests {
         }
         let old = before.iter().find(|(i, _)| i == "p003").map_or(0.0, |(_, s)| *s);
         let new = after.iter().find(|(i, _)| i == "p003").unwrap().1;
-        let best = best_passages(&store, &crate::bm25::query_terms(crate::analyzer::Analyzer::English, "sparse attention quokka"))
-            .unwrap();
+        let best = best_passages(
+            &store,
+            &crate::bm25::query_terms(crate::analyzer::Analyzer::English, "sparse attention quokka"),
+        )
+        .unwrap();
         let doc = *best.keys().next().unwrap();
         assert_eq!(best.len(), 1);
         assert!((new - (old + PASSAGE_WEIGHT * best[&doc])).abs() < 1e-9, "{new} vs {old} + w·{}", best[&doc]);
         // A word only the body holds finds the paper.
         assert_eq!(ranked(&store, "quokka").first().map(|h| h.0.as_str()), Some("p003"));
         // The abstract's passage does not count twice: the PDF's abstract words alone add nothing.
-        let abs = best_passages(&store, &crate::bm25::query_terms(crate::analyzer::Analyzer::English, "printed")).unwrap();
+        let abs =
+            best_passages(&store, &crate::bm25::query_terms(crate::analyzer::Analyzer::English, "printed")).unwrap();
         assert!(abs.is_empty());
     }
 
@@ -173,7 +177,13 @@ mod tests {
     fn passage_search_gives_the_page_and_marks_the_words() {
         let dir = tempfile::tempdir().unwrap();
         let db = mock_index(dir.path());
-        file(&db, &[("/pdfs/x.pdf", &document("An Unindexed Paper About Marsupials", None, &["Koalas sleep.", "The quokka smiles."]))]);
+        file(
+            &db,
+            &[(
+                "/pdfs/x.pdf",
+                &document("An Unindexed Paper About Marsupials", None, &["Koalas sleep.", "The quokka smiles."]),
+            )],
+        );
         let store = Store::open(&db).unwrap();
         let (hits, total) = passage_search(&store, "quokka", 0, 10).unwrap();
         assert_eq!(total, 1);
