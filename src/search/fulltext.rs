@@ -165,8 +165,13 @@ mod tests {
         let doc = *best.keys().next().unwrap();
         assert_eq!(best.len(), 1);
         assert!((new - (old + PASSAGE_WEIGHT * best[&doc])).abs() < 1e-9, "{new} vs {old} + w·{}", best[&doc]);
-        // A word only the body holds finds the paper.
+        // A word only the body holds finds the paper, with the page in its snippet.
         assert_eq!(ranked(&store, "quokka").first().map(|h| h.0.as_str()), Some("p003"));
+        let request = SearchRequest::new("quokka", SearchParams { hops: 0, ..SearchParams::default() });
+        let hit = search(&store, &request, None).unwrap().ranked.remove(0);
+        assert_eq!((hit.snippet.as_str(), hit.snippet_page), ("The quokka benchmark.", Some(1)));
+        let request = SearchRequest::new("sparse attention", SearchParams { hops: 0, ..SearchParams::default() });
+        assert!(search(&store, &request, None).unwrap().ranked.iter().all(|h| h.id == "p003" || h.snippet_page.is_none()));
         // The abstract's passage does not count twice: the PDF's abstract words alone add nothing.
         let abs =
             best_passages(&store, &crate::bm25::query_terms(crate::analyzer::Analyzer::English, "printed")).unwrap();
