@@ -10,7 +10,7 @@ unattached when it became a paper of its own.
 
 Target: >= 0.95 attached right, none wrong.
 
-usage: scripts/attach_rate.py [--bin target/release/litindex] [DIR]
+usage: scripts/attach_rate.py [--bin target/debug/litindex] [--keep DB] [DIR]
        DIR defaults to ../shared/data/pdfs (from the repository root)
 """
 
@@ -34,10 +34,13 @@ def main():
     ap.add_argument("dir", nargs="?", default="../shared/data/pdfs")
     ap.add_argument("--bin", default="target/debug/litindex")
     ap.add_argument("--verbose", "-v", action="store_true")
+    ap.add_argument("--keep", metavar="DB", help="build the index at DB and keep it (for examples/passage_weight.rs)")
     a = ap.parse_args()
     gold = [json.loads(l) for l in open(os.path.join(a.dir, "gold.jsonl")) if l.strip()]
     with tempfile.TemporaryDirectory() as tmp:
-        db = os.path.join(tmp, "attach.db")
+        db = a.keep or os.path.join(tmp, "attach.db")
+        if a.keep and os.path.exists(db):
+            sys.exit(f"{db} exists; --keep builds a new index")
         meta = os.path.join(tmp, "gold.paper.jsonl")
         ids = {}
         with open(meta, "w") as f:

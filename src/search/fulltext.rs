@@ -171,7 +171,9 @@ mod tests {
         let hit = search(&store, &request, None).unwrap().ranked.remove(0);
         assert_eq!((hit.snippet.as_str(), hit.snippet_page), ("The quokka benchmark.", Some(1)));
         let request = SearchRequest::new("sparse attention", SearchParams { hops: 0, ..SearchParams::default() });
-        assert!(search(&store, &request, None).unwrap().ranked.iter().all(|h| h.id == "p003" || h.snippet_page.is_none()));
+        assert!(
+            search(&store, &request, None).unwrap().ranked.iter().all(|h| h.id == "p003" || h.snippet_page.is_none())
+        );
         // The abstract's passage does not count twice: the PDF's abstract words alone add nothing.
         let abs =
             best_passages(&store, &crate::bm25::query_terms(crate::analyzer::Analyzer::English, "printed")).unwrap();
