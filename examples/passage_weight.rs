@@ -47,9 +47,7 @@ fn first_is_right(l: &Lookup, w: f64) -> bool {
 
 fn lookup(store: &Store, query: &str, paper: &str) -> anyhow::Result<Option<Lookup>> {
     let terms = query_terms(store.meta()?.analyzer()?, query);
-    let Some(row) = store.paper(paper)? else { return Ok(None) };
-    let want = store.docs_and_years([&row.id])?.get(&row.id).map(|(d, _)| *d);
-    let Some(want) = want else { return Ok(None) };
+    let Some(want) = store.doc_of(paper)? else { return Ok(None) };
     Ok(Some(Lookup {
         ta: store.bm25_all(&terms)?.into_iter().collect(),
         best: best_passages(store, &terms)?.into_iter().collect(),
