@@ -11,6 +11,7 @@
 //! entries. Nothing here touches the store or prints.
 
 pub mod contexts;
+pub mod eval;
 pub mod extract;
 pub mod passages;
 pub mod refs;
