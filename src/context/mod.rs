@@ -107,7 +107,7 @@ pub fn pack(
             let best = store
                 .passages_of_paper(&hit.id)?
                 .into_iter()
-                .filter(|p| p.kind != "abstract")
+                .filter(|p| p.kind == "body" || p.kind == "caption")
                 .filter_map(|p| passage_scores.get(&p.passage).map(|&s| (s, p)))
                 .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.passage.cmp(&a.1.passage)));
             if let Some((_, p)) = best {

@@ -262,7 +262,7 @@ pub fn verify(
 fn with_full_text(store: &Store, id: &str, abstract_: String, page: Option<u32>) -> anyhow::Result<String> {
     let passages = store.passages_of_paper(id)?;
     let mut text = abstract_;
-    for p in passages.iter().filter(|p| p.kind != "abstract") {
+    for p in passages.iter().filter(|p| p.kind == "body" || p.kind == "caption") {
         if page.is_none_or(|n| (p.page_first..=p.page_last).contains(&n)) {
             text.push(' ');
             text.push_str(&p.text);

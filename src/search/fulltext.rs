@@ -10,7 +10,8 @@
 //!
 //! where a passage's BM25 uses the passage field's own statistics
 //! ([`Store::passage_scores`]). The abstract's passages are left out of the
-//! max: the abstract is already in the first term. `PASSAGE_WEIGHT` < 1
+//! max (the abstract is already in the first term), and so are the
+//! reference list's (they hold other papers' titles). `PASSAGE_WEIGHT` < 1
 //! weights title and abstract hits above body hits (docs/FULLTEXT.md,
 //! "Ranking with full text", says how it was chosen). A paper without
 //! passages scores `BM25(query, title + abstract)` alone, the same f64 as
@@ -41,7 +42,7 @@ pub fn best_passages(store: &Store, terms: &[(String, u32)]) -> anyhow::Result<D
     let papers = store.passage_papers(&ids)?;
     for (passage, score) in scores {
         let Some((doc, kind)) = papers.get(&passage) else { continue };
-        if kind == "abstract" || score <= 0.0 {
+        if kind == "abstract" || kind == "reference" || score <= 0.0 {
             continue;
         }
         let e = best.entry(*doc).or_insert(0.0);

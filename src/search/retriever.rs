@@ -252,7 +252,7 @@ impl<'a> Local<'a> {
             .store
             .passages_of_paper(id)?
             .into_iter()
-            .filter(|p| p.kind != "abstract")
+            .filter(|p| p.kind == "body" || p.kind == "caption")
             .filter_map(|p| scores.get(&p.passage).map(|&s| (s, p)))
             .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.passage.cmp(&a.1.passage)));
         Ok(best.map(|(_, p)| (p.text, p.page_first)))
