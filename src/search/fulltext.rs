@@ -27,8 +27,9 @@ use serde::Serialize;
 use crate::candidate::DocScores;
 use crate::store::Store;
 
-/// The weight of a paper's best passage in its text score.
-pub const PASSAGE_WEIGHT: f64 = 0.5;
+/// The weight of a paper's best passage in its text score (measured by
+/// `examples/passage_weight.rs`: docs/FULLTEXT.md, "Ranking with full text").
+pub const PASSAGE_WEIGHT: f64 = 0.3;
 
 /// The best body or caption passage score of each paper with a matching
 /// passage, by paper doc id (empty when the index has no passages).
