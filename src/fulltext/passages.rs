@@ -256,8 +256,10 @@ pub fn cut(doc: &Document) -> Vec<Passage> {
 /// [`TARGET_CHARS`], a sentence over [`MAX_CHARS`] cut at spaces.
 fn pack(text: &str) -> Vec<Range<usize>> {
     let mut units: Vec<Range<usize>> = Vec::new();
-    let sentences = split_sentences(text);
-    let sentences = if sentences.is_empty() { vec![0..text.len()] } else { sentences };
+    let mut sentences = split_sentences(text);
+    if sentences.is_empty() {
+        sentences.push(0..text.len());
+    }
     for s in sentences {
         units.extend(split_long(text, s));
     }
