@@ -89,8 +89,18 @@ fn real_pdfs_become_passages_with_pages_and_a_changed_file_replaces_them() {
     // A sentence of page 3 of the phrase-generation paper (as pdftotext prints it) finds its passage on page 3.
     let v = json(&run(
         dir.path(),
-        &["--db", "i.db", "search", "--passages", "--format", "json", "--limit", "1", "--",
-          "decomposition of the phrase vectors into two constituent vectors"],
+        &[
+            "--db",
+            "i.db",
+            "search",
+            "--passages",
+            "--format",
+            "json",
+            "--limit",
+            "1",
+            "--",
+            "decomposition of the phrase vectors into two constituent vectors",
+        ],
     ));
     let hit = &v["hits"][0];
     assert_eq!(hit["page_first"], 3, "{v}");
@@ -115,8 +125,18 @@ fn real_pdfs_become_passages_with_pages_and_a_changed_file_replaces_them() {
     assert!(stdout(&o).contains("PDFs: 1 read"), "{}", stdout(&o));
     let v = json(&run(
         dir.path(),
-        &["--db", "i.db", "search", "--passages", "--format", "json", "--limit", "1", "--",
-          "decomposition of the phrase vectors into two constituent vectors"],
+        &[
+            "--db",
+            "i.db",
+            "search",
+            "--passages",
+            "--format",
+            "json",
+            "--limit",
+            "1",
+            "--",
+            "decomposition of the phrase vectors into two constituent vectors",
+        ],
     ));
     assert!(v["hits"][0]["paper_id"] != id.as_str() || v["total"] == 0, "the old passages are gone: {v}");
     let o = run(dir.path(), &["--db", "i.db", "check"]);
