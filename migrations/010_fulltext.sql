@@ -39,14 +39,14 @@ CREATE TABLE passages (
     passage    INTEGER PRIMARY KEY,
     document   INTEGER NOT NULL REFERENCES documents (document),
     seq        INTEGER NOT NULL,          -- order in the document, from 0
-    section    INTEGER NOT NULL,          -- index into the document's sections; -1 for the abstract and captions
+    section    INTEGER NOT NULL,          -- index into the document's sections; -1 for the abstract, captions and references
     heading    TEXT NOT NULL,
     paragraph  INTEGER NOT NULL,          -- paragraph number in the section, from 1 (captions: the caption's number)
     page_first INTEGER NOT NULL,
     page_last  INTEGER NOT NULL,
     start      INTEGER NOT NULL,
     end        INTEGER NOT NULL,
-    kind       TEXT NOT NULL CHECK (kind IN ('abstract', 'body', 'caption')),  -- abstract: the abstract as the PDF printed it
+    kind       TEXT NOT NULL CHECK (kind IN ('abstract', 'body', 'caption', 'reference')),  -- abstract: as the PDF printed it; reference: an entry of its reference list
     text       TEXT NOT NULL,
     len        INTEGER NOT NULL
 );

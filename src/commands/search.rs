@@ -174,7 +174,8 @@ pub(super) fn print(
                     )?;
                 }
                 if !h.snippet.is_empty() {
-                    writeln!(out, "      {}", mark(&h.snippet, &h.snippet_spans, bold.0, bold.1))?;
+                    let page = h.snippet_page.map_or(String::new(), |p| format!("(p. {p}) "));
+                    writeln!(out, "      {page}{}", mark(&h.snippet, &h.snippet_spans, bold.0, bold.1))?;
                 }
             }
             if !request.filter.is_empty() {

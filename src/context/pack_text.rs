@@ -37,9 +37,12 @@ pub(super) fn header(pack: &Pack) -> String {
 pub(super) fn source_block(s: &Source) -> String {
     let year = s.year.map_or("n.d.".to_string(), |y| y.to_string());
     let mut out = format!("\n[{}] {} ({year}), {}\n", s.number, one_line(&s.title), s.id);
-    for sentence in &s.sentences {
+    for (i, sentence) in s.sentences.iter().enumerate() {
         out.push_str("    ");
         out.push_str(&one_line(sentence));
+        if let Some(Some(page)) = s.pages.get(i) {
+            out.push_str(&format!(" (p. {page})"));
+        }
         out.push('\n');
     }
     out
@@ -109,8 +112,16 @@ mod tests {
                     title: "A, b".into(),
                     year: Some(2001),
                     sentences: vec!["S.".into()],
+                    pages: vec![],
                 },
-                Source { number: 2, id: "doi:10.1/x".into(), title: "C".into(), year: None, sentences: vec![] },
+                Source {
+                    number: 2,
+                    id: "doi:10.1/x".into(),
+                    title: "C".into(),
+                    year: None,
+                    sentences: vec![],
+                    pages: vec![],
+                },
             ],
             omitted: 0,
             budget_tokens: None,

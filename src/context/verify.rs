@@ -41,11 +41,13 @@ impl Judgment {
     }
 }
 
-/// One `[n]` of a sentence: the number and the byte range of its bracket group.
+/// One `[n]` of a sentence: the number and the byte range of its bracket
+/// group, and the page a `[n, p. P]` names (a source with full text).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Citation {
     pub number: usize,
     pub range: Range<usize>,
+    pub page: Option<u32>,
 }
 
 /// One citation of the answer, judged.
@@ -89,8 +91,8 @@ pub(crate) fn parse_citations(text: &str) -> anyhow::Result<Vec<Citation>> {
         let Some(close) = text[open..].find(']').map(|i| open + i) else { break };
         let inner = &text[open + 1..close];
         match group_numbers(inner)? {
-            Some(numbers) => {
-                out.extend(numbers.into_iter().map(|number| Citation { number, range: open..close + 1 }));
+            Some((numbers, page)) => {
+                out.extend(numbers.into_iter().map(|number| Citation { number, range: open..close + 1, page }));
                 at = close + 1;
             }
             None => at = open + 1,
@@ -99,11 +101,21 @@ pub(crate) fn parse_citations(text: &str) -> anyhow::Result<Vec<Citation>> {
     Ok(out)
 }
 
-/// The numbers of a bracket's content, `None` when it is not a citation.
-fn group_numbers(inner: &str) -> anyhow::Result<Option<Vec<usize>>> {
+/// The numbers of a bracket's content and the page it names (`[3, p. 7]`,
+/// `[3, pp. 7-8]`: the first page), `None` when it is not a citation.
+fn group_numbers(inner: &str) -> anyhow::Result<Option<(Vec<usize>, Option<u32>)>> {
     let mut numbers = Vec::new();
+    let mut page = None;
     for part in inner.split([',', ';']) {
         let part = part.trim();
+        if let Some(p) = part.strip_prefix("pp.").or_else(|| part.strip_prefix("p.")) {
+            let first = p.trim().split(['-', '–']).next().unwrap_or("").trim();
+            match first.parse::<u32>() {
+                Ok(n) if !numbers.is_empty() => page = Some(n),
+                _ => return Ok(None),
+            }
+            continue;
+        }
         let (a, b) = match part.split_once(['-', '–']) {
             Some((a, b)) => (a.trim(), b.trim()),
             None => (part, part),
@@ -117,7 +129,7 @@ fn group_numbers(inner: &str) -> anyhow::Result<Option<Vec<usize>>> {
         }
         numbers.extend(a..=b);
     }
-    Ok(Some(numbers))
+    Ok(Some((numbers, page)))
 }
 
 /// The answer's sentences: byte range and the line each starts on.
@@ -140,8 +152,15 @@ fn answer_sentences(answer: &str) -> Vec<(Range<usize>, usize)> {
             let r = block.start + r.start..block.start + r.end;
             let only_citations = parse_citations(&answer[r.clone()])
                 .is_ok_and(|c| !c.is_empty() && strip(&answer[r.clone()], &c).trim().is_empty());
+            // A sentence never ends inside a bracket group (`[3, p. 7]`: "p." is no sentence end).
+            let unclosed =
+                |r: &Range<usize>| answer[r.clone()].matches('[').count() > answer[r.clone()].matches(']').count();
             match out.last_mut() {
-                Some(prev) if only_citations && prev.0.end <= r.start && block.contains(&prev.0.start) => {
+                Some(prev)
+                    if (only_citations || unclosed(&prev.0))
+                        && prev.0.end <= r.start
+                        && block.contains(&prev.0.start) =>
+                {
                     prev.0.end = r.end
                 }
                 _ => out.push((r.clone(), answer[..r.start].matches('\n').count() + 1)),
@@ -198,7 +217,7 @@ pub fn verify(
         let claim = strip(sentence, &citations);
         let query = EvidenceQuery::new(store, &claim)?;
         let mut seen = std::collections::HashSet::new();
-        for number in citations.iter().map(|c| c.number).filter(|&n| seen.insert(n)) {
+        for (number, page) in citations.iter().map(|c| (c.number, c.page)).filter(|&(n, _)| seen.insert(n)) {
             let id = by_number.get(&number).map(|s| s.to_string());
             let paper = match &id {
                 Some(id) => match store.resolve(id)? {
@@ -211,7 +230,8 @@ pub fn verify(
                 (None, _) => (Judgment::NotFound, Some(format!("[{number}] is not in the pack")), None),
                 (Some(id), None) => (Judgment::NotFound, Some(format!("{id} is not in the index")), None),
                 (Some(_), Some(p)) => {
-                    let s = support(&query, &claim, &p.title, &p.abstract_, params);
+                    let text = with_full_text(store, &p.id, p.abstract_, page)?;
+                    let s = support(&query, &claim, &p.title, &text, params);
                     let j = if s.score >= params.threshold { Judgment::Supported } else { Judgment::Weak };
                     (j, None, Some(s))
                 }
@@ -236,6 +256,21 @@ pub fn verify(
     Ok(v)
 }
 
+/// The text a citation is checked against: the abstract, and for a paper
+/// with full text its body and caption passages (those on `page` when the
+/// citation names one).
+fn with_full_text(store: &Store, id: &str, abstract_: String, page: Option<u32>) -> anyhow::Result<String> {
+    let passages = store.passages_of_paper(id)?;
+    let mut text = abstract_;
+    for p in passages.iter().filter(|p| p.kind == "body" || p.kind == "caption") {
+        if page.is_none_or(|n| (p.page_first..=p.page_last).contains(&n)) {
+            text.push(' ');
+            text.push_str(&p.text);
+        }
+    }
+    Ok(text)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -250,6 +285,9 @@ mod tests {
         assert_eq!(numbers("not [x] nor [1-] nor [3-1] nor [] nor [a, 1] [2"), Vec::<usize>::new());
         assert_eq!(numbers("[see [2]]"), [2]);
         assert!(parse_citations("[1-1000]").unwrap_err().to_string().contains("more than 200"));
+        // A page of a source with full text.
+        let c = parse_citations("x [3, p. 7] y [2, pp. 4–5] z [p. 3]").unwrap();
+        assert_eq!(c.iter().map(|c| (c.number, c.page)).collect::<Vec<_>>(), [(3, Some(7)), (2, Some(4))]);
     }
 
     #[test]

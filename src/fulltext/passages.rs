@@ -14,8 +14,8 @@
 //! crosses a paragraph, so never a section. A sentence longer than
 //! [`MAX_CHARS`] is cut at the last space before that length. Each passage
 //! keeps its section (index into [`Document::sections`], `-1` for the
-//! abstract and the captions), heading, paragraph number (from 1 in its
-//! section; a caption's number among the captions), first and last page
+//! abstract, the captions and the references), heading, paragraph number
+//! (from 1 in its section; a caption's or an entry's number in its list), first and last page
 //! (from [`Paragraph::page_at`] of its first and last byte) and its
 //! **character** offsets (Unicode scalar values, not bytes) into the
 //! rendered text.
@@ -41,6 +41,8 @@ pub enum Kind {
     Body,
     /// A figure or table caption.
     Caption,
+    /// An entry of the reference list.
+    Reference,
 }
 
 impl Kind {
@@ -50,6 +52,7 @@ impl Kind {
             Kind::Abstract => "abstract",
             Kind::Body => "body",
             Kind::Caption => "caption",
+            Kind::Reference => "reference",
         }
     }
 
@@ -59,6 +62,7 @@ impl Kind {
             "abstract" => Some(Kind::Abstract),
             "body" => Some(Kind::Body),
             "caption" => Some(Kind::Caption),
+            "reference" => Some(Kind::Reference),
             _ => None,
         }
     }
@@ -196,10 +200,29 @@ fn layout(doc: &Document) -> (String, Vec<Block<'_>>) {
             });
         }
     }
+    if !doc.references.is_empty() {
+        push_block(&mut out, "## References");
+        for (ri, r) in doc.references.iter().enumerate() {
+            if r.raw.trim().is_empty() {
+                continue;
+            }
+            let label = format!("[p. {}] ", r.page);
+            let at = push_block(&mut out, &format!("{label}{}", r.raw)) + label.len();
+            blocks.push(Block {
+                at,
+                text: &r.raw,
+                section: -1,
+                heading: "References",
+                paragraph: ri as u32 + 1,
+                kind: Kind::Reference,
+                pages: Pages::Fixed(r.page),
+            });
+        }
+    }
     (out, blocks)
 }
 
-/// The document's passages, in reading order (abstract, body, captions).
+/// The document's passages, in reading order (abstract, body, captions, references).
 pub fn cut(doc: &Document) -> Vec<Passage> {
     let (text, blocks) = layout(doc);
     // Byte offset -> char offset into `text`, computed once walking forward.
@@ -233,8 +256,10 @@ pub fn cut(doc: &Document) -> Vec<Passage> {
 /// [`TARGET_CHARS`], a sentence over [`MAX_CHARS`] cut at spaces.
 fn pack(text: &str) -> Vec<Range<usize>> {
     let mut units: Vec<Range<usize>> = Vec::new();
-    let sentences = split_sentences(text);
-    let sentences = if sentences.is_empty() { vec![0..text.len()] } else { sentences };
+    let mut sentences = split_sentences(text);
+    if sentences.is_empty() {
+        sentences.push(0..text.len());
+    }
     for s in sentences {
         units.extend(split_long(text, s));
     }

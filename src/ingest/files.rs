@@ -137,8 +137,12 @@ fn ingest_into(tx: Handle<'_>, inputs: &[Input], opts: &IngestOptions) -> anyhow
     for input in inputs {
         let (label, format_name, items, counter, size) = match input {
             Input::Mock => (MOCK.to_string(), MOCK, formats::read_mock(), None, 0),
-            Input::File { path, format } if path.is_dir() || *format == Some(InputFormat::Pdf) => {
-                add_pdfs(super::pdf::expand(std::slice::from_ref(path))?)?;
+            Input::File { path, format }
+                if *format == Some(InputFormat::Pdf) || (format.is_none() && path.is_dir()) =>
+            {
+                let found = super::pdf::expand(std::slice::from_ref(path))?;
+                anyhow::ensure!(!found.is_empty(), "{} is a directory with no *.pdf file in it", path.display());
+                add_pdfs(found)?;
                 summary.inputs.push((path.display().to_string(), InputFormat::Pdf.name()));
                 continue;
             }

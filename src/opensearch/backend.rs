@@ -407,6 +407,7 @@ impl<'a> Retriever for Remote<'a> {
                     authors: strings(&s["authors"]),
                     venue: s["venue"].as_str().map(str::to_string),
                     references,
+                    passage: None,
                 }
             })
             .collect())

@@ -10,7 +10,8 @@
 //!
 //! where a passage's BM25 uses the passage field's own statistics
 //! ([`Store::passage_scores`]). The abstract's passages are left out of the
-//! max: the abstract is already in the first term. `PASSAGE_WEIGHT` < 1
+//! max (the abstract is already in the first term), and so are the
+//! reference list's (they hold other papers' titles). `PASSAGE_WEIGHT` < 1
 //! weights title and abstract hits above body hits (docs/FULLTEXT.md,
 //! "Ranking with full text", says how it was chosen). A paper without
 //! passages scores `BM25(query, title + abstract)` alone, the same f64 as
@@ -26,8 +27,9 @@ use serde::Serialize;
 use crate::candidate::DocScores;
 use crate::store::Store;
 
-/// The weight of a paper's best passage in its text score.
-pub const PASSAGE_WEIGHT: f64 = 0.5;
+/// The weight of a paper's best passage in its text score (measured by
+/// `examples/passage_weight.rs`: docs/FULLTEXT.md, "Ranking with full text").
+pub const PASSAGE_WEIGHT: f64 = 0.3;
 
 /// The best body or caption passage score of each paper with a matching
 /// passage, by paper doc id (empty when the index has no passages).
@@ -41,7 +43,7 @@ pub fn best_passages(store: &Store, terms: &[(String, u32)]) -> anyhow::Result<D
     let papers = store.passage_papers(&ids)?;
     for (passage, score) in scores {
         let Some((doc, kind)) = papers.get(&passage) else { continue };
-        if kind == "abstract" || score <= 0.0 {
+        if kind == "abstract" || kind == "reference" || score <= 0.0 {
             continue;
         }
         let e = best.entry(*doc).or_insert(0.0);
@@ -157,15 +159,26 @@ mod tests {
         }
         let old = before.iter().find(|(i, _)| i == "p003").map_or(0.0, |(_, s)| *s);
         let new = after.iter().find(|(i, _)| i == "p003").unwrap().1;
-        let best = best_passages(&store, &crate::bm25::query_terms(crate::analyzer::Analyzer::English, "sparse attention quokka"))
-            .unwrap();
+        let best = best_passages(
+            &store,
+            &crate::bm25::query_terms(crate::analyzer::Analyzer::English, "sparse attention quokka"),
+        )
+        .unwrap();
         let doc = *best.keys().next().unwrap();
         assert_eq!(best.len(), 1);
         assert!((new - (old + PASSAGE_WEIGHT * best[&doc])).abs() < 1e-9, "{new} vs {old} + w·{}", best[&doc]);
-        // A word only the body holds finds the paper.
+        // A word only the body holds finds the paper, with the page in its snippet.
         assert_eq!(ranked(&store, "quokka").first().map(|h| h.0.as_str()), Some("p003"));
+        let request = SearchRequest::new("quokka", SearchParams { hops: 0, ..SearchParams::default() });
+        let hit = search(&store, &request, None).unwrap().ranked.remove(0);
+        assert_eq!((hit.snippet.as_str(), hit.snippet_page), ("The quokka benchmark.", Some(1)));
+        let request = SearchRequest::new("sparse attention", SearchParams { hops: 0, ..SearchParams::default() });
+        assert!(
+            search(&store, &request, None).unwrap().ranked.iter().all(|h| h.id == "p003" || h.snippet_page.is_none())
+        );
         // The abstract's passage does not count twice: the PDF's abstract words alone add nothing.
-        let abs = best_passages(&store, &crate::bm25::query_terms(crate::analyzer::Analyzer::English, "printed")).unwrap();
+        let abs =
+            best_passages(&store, &crate::bm25::query_terms(crate::analyzer::Analyzer::English, "printed")).unwrap();
         assert!(abs.is_empty());
     }
 
@@ -173,7 +186,13 @@ mod tests {
     fn passage_search_gives_the_page_and_marks_the_words() {
         let dir = tempfile::tempdir().unwrap();
         let db = mock_index(dir.path());
-        file(&db, &[("/pdfs/x.pdf", &document("An Unindexed Paper About Marsupials", None, &["Koalas sleep.", "The quokka smiles."]))]);
+        file(
+            &db,
+            &[(
+                "/pdfs/x.pdf",
+                &document("An Unindexed Paper About Marsupials", None, &["Koalas sleep.", "The quokka smiles."]),
+            )],
+        );
         let store = Store::open(&db).unwrap();
         let (hits, total) = passage_search(&store, "quokka", 0, 10).unwrap();
         assert_eq!(total, 1);

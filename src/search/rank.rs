@@ -65,6 +65,11 @@ pub struct Hit {
     pub snippet: String,
     /// `[start, end)` byte spans of the query's words in `snippet`.
     pub snippet_spans: Vec<[usize; 2]>,
+    /// The page of the snippet when it comes from the paper's full text
+    /// (its best passage matches more of the query's words than the
+    /// abstract's evidence); left out of the JSON otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub snippet_page: Option<u32>,
     /// Ids this paper cites.
     pub references: Vec<String>,
     /// What the favorites contributed (`None` when the search had none).
@@ -267,7 +272,16 @@ pub(crate) fn rank<R: Retriever>(
     for (h, d) in scored.into_iter().zip(details) {
         let snippet =
             evidence_query.as_ref().map(|q| evidence::evidence(&d.abstract_, q, &EvidenceParams::default(), None));
-        let snippet = snippet.unwrap_or_default();
+        let mut snippet = snippet.unwrap_or_default();
+        let mut snippet_page = None;
+        // A paper with full text: its best passage's evidence when it matches more of the query.
+        if let (Some((text, page)), Some(q)) = (&d.passage, evidence_query.as_ref()) {
+            let body = evidence::evidence(text, q, &EvidenceParams::default(), None);
+            if body.spans.len() > snippet.spans.len() {
+                snippet = body;
+                snippet_page = Some(*page);
+            }
+        }
         ranked.push(Hit {
             feedback: r.feedback_part(&h.id, h.doc).map(|p| gated(p, h.reached)),
             references: d.references,
@@ -287,6 +301,7 @@ pub(crate) fn rank<R: Retriever>(
             rerank_score: h.rerank,
             snippet: snippet.text,
             snippet_spans: snippet.spans,
+            snippet_page,
             excluded: h.excluded,
         });
     }

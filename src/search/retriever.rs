@@ -69,6 +69,9 @@ pub struct Details {
     pub venue: Option<String>,
     /// Ids it cites, sorted.
     pub references: Vec<String>,
+    /// Its best body or caption passage for the query and that passage's
+    /// first page, for a paper with full text (`None` otherwise).
+    pub passage: Option<(String, u32)>,
 }
 
 /// An index as the ranker reads it, for one search.
@@ -140,6 +143,8 @@ pub struct Local<'a> {
     gate: Gate<'a>,
     fb: Prepared<'a>,
     first: Option<FirstStage>,
+    /// The query's passage scores, read when a shown hit first needs them.
+    passage_scores: Option<DocScores>,
 }
 
 impl<'a> Local<'a> {
@@ -211,6 +216,7 @@ impl<'a> Local<'a> {
             gate,
             fb,
             first: None,
+            passage_scores: None,
         })
     }
 
@@ -225,6 +231,31 @@ impl<'a> Local<'a> {
             Some(all) => Lexical::All(all),
             None => Lexical::Lazy { store, terms },
         }
+    }
+
+    /// Paper `id`'s best body or caption passage for the query (text and
+    /// first page), when it has full text matching a query term.
+    fn best_passage(&mut self, id: &str) -> anyhow::Result<Option<(String, u32)>> {
+        if self.passage_scores.is_none() {
+            let scores = if self.store.passage_stats()?.num_passages == 0 {
+                DocScores::default()
+            } else {
+                self.store.passage_scores(&self.terms)?
+            };
+            self.passage_scores = Some(scores);
+        }
+        let scores = self.passage_scores.as_ref().expect("just set");
+        if scores.is_empty() {
+            return Ok(None);
+        }
+        let best = self
+            .store
+            .passages_of_paper(id)?
+            .into_iter()
+            .filter(|p| p.kind == "body" || p.kind == "caption")
+            .filter_map(|p| scores.get(&p.passage).map(|&s| (s, p)))
+            .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.passage.cmp(&a.1.passage)));
+        Ok(best.map(|(_, p)| (p.text, p.page_first)))
     }
 
     fn first(&self) -> anyhow::Result<&FirstStage> {
@@ -306,6 +337,7 @@ impl<'a> Retriever for Local<'a> {
                     authors: row.authors,
                     venue: row.venue,
                     references: self.store.linked(id, Direction::References)?,
+                    passage: self.best_passage(id)?,
                 })
             })
             .collect()

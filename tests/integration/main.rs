@@ -27,6 +27,7 @@ mod evidence;
 mod export;
 mod failpoints;
 mod fetch;
+mod fulltext;
 mod gaps;
 mod graph_int;
 mod hostile;
