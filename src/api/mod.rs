@@ -28,7 +28,7 @@ pub use limits::Page;
 pub use marking::{MarkRequest, Marked, UnmarkRequest, mark, unmark};
 pub use neighbors::{Neighborhood, NeighborsRequest, Node, WalkEngine, neighbors};
 pub use paper::{PaperDetails, paper};
-pub use passages::{PassageResult, PassageSearch, paper_text, search_passages};
+pub use passages::{PassageResult, PassageSearch, get_passage, paper_text, search_passages};
 pub use resolve::{marked, resolve_distinct, resolve_each};
 pub use search::{SearchOptions, parse_mode, run_search};
 pub use why::{CitedInContext, Why, WhyRequest, WhyVerdict, cited_in_context, why};

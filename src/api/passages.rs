@@ -48,3 +48,11 @@ pub fn paper_text(store: &Store, input: &str) -> anyhow::Result<Vec<DocumentRow>
         store.documents_of_paper(&id)
     })
 }
+
+/// One stored passage by its id (the `passage` of a [`PassageHit`]), with
+/// its paper; a caller's mistake when no passage has that id.
+pub fn get_passage(store: &Store, passage: i64) -> anyhow::Result<crate::store::PassageRow> {
+    store.snapshot(|| {
+        store.passages(&[passage])?.pop().ok_or_else(|| BadRequest(format!("no passage {passage} in the index")).into())
+    })
+}

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::common::{data_required, litindex, stderr, stdout};
+use crate::common::{data_required, litindex, shared_data, stderr, stdout};
 
 mod agent;
 mod hostile;
@@ -149,20 +149,23 @@ fn ids(list: &Value) -> Vec<String> {
     list.as_array().unwrap().iter().map(|h| h["id"].as_str().unwrap().to_string()).collect()
 }
 
-const READ_TOOLS: [&str; 13] = [
+const READ_TOOLS: [&str; 16] = [
     "context",
     "describe_index",
     "export",
     "gaps",
     "get_paper",
     "get_papers",
+    "get_passage",
     "list_marks",
     "neighbors",
     "related",
     "screen_next",
     "screen_status",
     "search_papers",
+    "search_passages",
     "verify_citations",
+    "why",
 ];
 
 #[test]
@@ -397,10 +400,13 @@ fn mcp_python_sdk_client() {
     }
     let dir = tempfile::tempdir().unwrap();
     let db = build_mock(dir.path());
+    // One real PDF, so the full-text tools have passages to return.
+    let pdf = shared_data("pdfs").map(|p| p.join("cermine_test1.pdf"));
     let o = Command::new("python3")
         .arg(root.join("tests/mcp/client.py"))
         .arg(env!("CARGO_BIN_EXE_litindex"))
         .arg(&db)
+        .args(pdf.iter())
         .env("PYTHONPATH", &pythonpath)
         .env_remove("LITINDEX_DB")
         .output()
@@ -452,4 +458,35 @@ fn mcp_exports_packs_and_checks_citations_as_the_cli_does() {
     assert!(out["error"].as_str().unwrap().contains("outside the pack"), "{out}");
     let e = s.tool_error("verify_citations", json!({"answer": "x [1]", "pack": "not a pack"}));
     assert!(e.contains("pack must be"), "{e}");
+}
+
+/// The full-text tools on a real PDF: passages with pages, one passage by
+/// id, why; bad arguments are tool errors.
+#[test]
+fn mcp_full_text_tools_read_a_real_pdf() {
+    let Some(pdfs) = shared_data("pdfs") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let db = build_mock(dir.path());
+    let o = litindex().arg("--db").arg(&db).arg("ingest").arg(pdfs.join("cermine_test1.pdf")).output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let mut s = Server::start(&db, &[]);
+    let found = s.ok("search_passages", json!({"query": "pulmonary embolism", "limit": 3}));
+    let cli = cli_json(&db, &["search", "--passages", "pulmonary embolism", "--limit", "3", "--format", "json"]);
+    let ids = |v: &Value, key: &str| -> Vec<i64> {
+        v[key].as_array().unwrap().iter().map(|h| h["passage"].as_i64().unwrap()).collect()
+    };
+    assert_eq!(ids(&found, "passages"), ids(&cli, "hits"), "MCP pages the CLI's passages");
+    assert_eq!(found["total"], cli["total"]);
+    let top = found["passages"][0].clone();
+    assert!(top["title"].as_str().unwrap().contains("venous thrombosis"), "{top}");
+    let one = s.ok("get_passage", json!({"passage": top["passage"]}));
+    assert_eq!((one["text"].clone(), one["page_first"].clone()), (top["text"].clone(), top["page_first"].clone()));
+    let paper = top["paper_id"].as_str().unwrap();
+    let why = s.ok("why", json!({"citing": paper, "cited": "p001"}));
+    assert_eq!(why["verdict"], "not-cited", "{why}");
+    assert!(why["reference_entries"].as_u64().unwrap() > 0, "{why}");
+    assert!(s.tool_error("get_passage", json!({"passage": 999_999})).contains("no passage 999999"));
+    assert!(s.tool_error("search_passages", json!({"query": " "})).contains("empty"));
+    assert!(s.tool_error("why", json!({"citing": "no-such", "cited": "p001"})).contains("no-such"));
+    s.finish();
 }

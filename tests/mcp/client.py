@@ -5,7 +5,8 @@ without --allow-writes and accepted with it. Every tool declares an
 outputSchema, and every structured result is validated against it with the
 `jsonschema` package (Draft 2020-12).
 
-usage: python3 tests/mcp/client.py LITINDEX_BINARY DATABASE
+usage: python3 tests/mcp/client.py LITINDEX_BINARY DATABASE [PDF]
+With PDF (a real paper), it is ingested first and the full-text tools read it.
 Prints `all checks passed` and exits 0, or raises.
 """
 
@@ -19,13 +20,17 @@ import tempfile
 import jsonschema
 from mcp import Client, StdioServerParameters
 
-READ_TOOLS = ["context", "describe_index", "export", "gaps", "get_paper", "get_papers", "list_marks", "neighbors",
-              "related", "screen_next", "screen_status", "search_papers", "verify_citations"]
+READ_TOOLS = ["context", "describe_index", "export", "gaps", "get_paper", "get_papers", "get_passage", "list_marks",
+              "neighbors", "related", "screen_next", "screen_status", "search_papers", "search_passages",
+              "verify_citations", "why"]
 
 # Each tool's outputSchema, from tools/list.
 SCHEMAS = {}
 VALIDATED = set()
 
+
+# PDFs ingested into the index before the checks (0 or 1).
+PDFS = 0
 
 # The server's working directory: a tool must never write into it.
 WORKDIR = tempfile.mkdtemp(prefix="litindex-mcp-")
@@ -92,13 +97,28 @@ async def read_only(binary, db):
         assert all(r["id"] != first for r in related["related"])
         gaps = await ok(client, "gaps", {})
         assert isinstance(gaps["gaps"], list)
+        # Full text: the Rust test ingests one real PDF into the index when ../shared is there.
+        found = await ok(client, "search_passages", {"query": "venous thrombosis prophylaxis", "limit": "2"})
+        assert bool(found["passages"]) == bool(PDFS), found
+        if found["passages"]:
+            top = found["passages"][0]
+            assert top["page_first"] >= 1 and top["spans"], top
+            one = await ok(client, "get_passage", {"passage": str(top["passage"])})
+            assert one["text"] == top["text"] and one["paper_id"] == top["paper_id"], one
+            reason = await ok(client, "why", {"citing": top["paper_id"], "cited": first})
+            assert reason["verdict"] == "not-cited", reason
+        else:
+            SCHEMAS.pop("get_passage")
+            print("no PDF in the index: get_passage not called")
+        reason = await ok(client, "why", {"citing": first, "cited": paper["id"]})
+        assert reason["verdict"] == "no-full-text", reason
         # Titles beside the ids, a batch, the index described, numbers as strings.
         assert all("title" in r for r in paper["references"]), paper
         assert all("title" in n for n in hood["nodes"]), hood
         batch = await ok(client, "get_papers", {"ids": [first, "no-such-paper"]})
         assert [p["id"] for p in batch["papers"]] == [first] and batch["unknown"] == ["no-such-paper"], batch
         described = await ok(client, "describe_index", {})
-        assert described["papers"] == 100 and described["writes_allowed"] is False, described
+        assert described["papers"] == 100 + PDFS and described["writes_allowed"] is False, described
         await ok(client, "list_marks", {})
         # Resources and the prompt, through the SDK.
         contents = (await client.read_resource("paper://" + first)).contents
@@ -166,7 +186,11 @@ async def writes(binary, db, first):
         assert status["screened"] == 1 and status["included"] == 1, status
 
 
-async def main(binary, db):
+async def main(binary, db, pdf=None):
+    global PDFS
+    if pdf:
+        subprocess.run([binary, "--db", db, "ingest", "--quiet", pdf], check=True, capture_output=True)
+        PDFS = 1
     first = await read_only(binary, db)
     await writes(binary, db, first)
     missing = set(SCHEMAS) - VALIDATED
@@ -175,4 +199,4 @@ async def main(binary, db):
 
 
 if __name__ == "__main__":
-    asyncio.run(main(sys.argv[1], sys.argv[2]))
+    asyncio.run(main(*sys.argv[1:4]))

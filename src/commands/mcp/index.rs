@@ -71,6 +71,9 @@ fn tools(modes: &[&str], edges: u64, writes: bool) -> Map<String, Value> {
     put("related", "papers like the given ones (co-citation, coupling, text)".into());
     put("gaps", "the most cited ids the index lacks".into());
     put("list_marks", "the marks (favorite, exclude, to-read, read, tags) read back".into());
+    put("search_passages", "passages of the papers' PDFs best first, with section and pages".into());
+    put("get_passage", "one PDF passage by id, with its paper, section and pages".into());
+    put("why", "the sentences in which one paper's PDF cites another, with pages".into());
     put("export", "BibTeX, CSL-JSON or RIS of up to 100 papers".into());
     put("context", "a numbered source pack for a question, within a token budget".into());
     put("verify_citations", "an answer's [n] citations checked against a pack".into());

@@ -51,6 +51,11 @@ impl Visitor<'_> for Bool {
     }
 }
 
+/// A whole number, given as a number or a string of digits.
+pub(super) fn u64<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    d.deserialize_any(U64)
+}
+
 /// An optional whole number, given as a number or a string of digits.
 pub(super) fn opt_u64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
     struct Opt;

@@ -19,6 +19,7 @@
 //! notes go to stderr.
 
 mod cite;
+mod fulltext;
 mod index;
 mod lenient;
 mod page;
@@ -71,6 +72,7 @@ impl Litindex {
         let mut router = Self::read_tools();
         router.merge(Self::index_tools());
         router.merge(Self::cite_tools());
+        router.merge(Self::fulltext_tools());
         router.merge(Self::screen_read_tools());
         if allow_writes {
             router.merge(Self::write_tools());
@@ -98,7 +100,7 @@ fn one_line(e: anyhow::Error) -> String {
 }
 
 /// The instructions a client gets at `initialize`.
-const INSTRUCTIONS: &str = "litindex: a local literature index (BM25 + citation graph). Start with describe_index, then search_papers (query language: words, +must, -not, \"phrase\", author:, year:, venue:), then get_paper / get_papers, neighbors, related and gaps on the ids it returns. List results page: pass next_cursor back as cursor, with the same other arguments, for more; max_tokens (default 4000) caps a result's JSON at max_tokens x 4 characters. Resources: paper://ID, marks://LABEL; prompt: prior_art_report.";
+const INSTRUCTIONS: &str = "litindex: a local literature index (BM25 + citation graph). Start with describe_index, then search_papers (query language: words, +must, -not, \"phrase\", author:, year:, venue:), then get_paper / get_papers, neighbors, related and gaps on the ids it returns; search_passages, get_passage and why read the papers' PDFs (full text, with pages). List results page: pass next_cursor back as cursor, with the same other arguments, for more; max_tokens (default 4000) caps a result's JSON at max_tokens x 4 characters. Resources: paper://ID, marks://LABEL; prompt: prior_art_report.";
 
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for Litindex {

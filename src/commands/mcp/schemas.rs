@@ -363,3 +363,72 @@ pub(super) fn screen_label() -> Arc<Map<String, Value>> {
         }
     }))
 }
+
+/// A passage as `get_passage` returns it and as `search_passages` lists it
+/// (the hit adds its score and the query's spans).
+fn passage_fields() -> Value {
+    json!({
+        "passage": {"type": "integer"},
+        "paper_id": nullable("string"),
+        "title": nullable("string"),
+        "kind": {"type": "string"},
+        "page_first": {"type": "integer", "minimum": 1},
+        "page_last": {"type": "integer", "minimum": 1},
+        "text": {"type": "string"},
+        "start": {"type": "integer", "minimum": 0},
+        "end": {"type": "integer", "minimum": 0},
+    })
+}
+
+pub(super) fn search_passages() -> Arc<Map<String, Value>> {
+    let mut properties = passage_fields();
+    properties["section"] = json!({"type": "string"});
+    properties["score"] = json!({"type": "number"});
+    properties["spans"] = json!({"type": "array", "items": {"type": "array", "items": {"type": "integer"}}});
+    let hit = json!({
+        "type": "object",
+        "required": ["passage", "paper_id", "title", "section", "kind", "page_first", "page_last", "text", "spans", "score"],
+        "properties": properties,
+    });
+    paged("passages", hit, json!({"query": {"type": "string"}, "total": {"type": "integer", "minimum": 0}}))
+}
+
+pub(super) fn get_passage() -> Arc<Map<String, Value>> {
+    let mut properties = passage_fields();
+    properties["document"] = json!({"type": "integer"});
+    properties["section"] = json!({"type": "integer"});
+    properties["heading"] = json!({"type": "string"});
+    properties["paragraph"] = json!({"type": "integer"});
+    object(json!({
+        "type": "object",
+        "required": ["passage", "document", "paper_id", "title", "section", "heading", "paragraph", "page_first", "page_last", "kind", "text"],
+        "properties": properties,
+    }))
+}
+
+pub(super) fn why() -> Arc<Map<String, Value>> {
+    let sentence = json!({
+        "type": "object",
+        "required": ["page", "section", "sentence"],
+        "properties": {"page": {"type": "integer"}, "section": {"type": "string"}, "sentence": {"type": "string"},
+            "markers": {"type": "array", "items": {"type": "string"}}},
+    });
+    let entry = json!({
+        "type": "object",
+        "required": ["citing", "document", "entry", "sentences"],
+        "properties": {"citing": {"type": "string"}, "document": {"type": "integer"}, "entry": {"type": "object"},
+            "sentences": {"type": "array", "items": sentence}},
+    });
+    object(json!({
+        "type": "object",
+        "required": ["citing", "cited", "verdict", "reference_entries", "graph_edge", "entries"],
+        "properties": {
+            "citing": {"type": "string"},
+            "cited": {"type": "string"},
+            "verdict": {"enum": ["no-full-text", "not-cited", "no-context", "cited"]},
+            "reference_entries": {"type": "integer", "minimum": 0},
+            "graph_edge": {"type": "boolean"},
+            "entries": {"type": "array", "items": entry},
+        }
+    }))
+}
