@@ -17,7 +17,10 @@ fn main() {
         match read_pdf(&bytes, &Limits::default()) {
             Err(e) => println!("ERROR {e}"),
             Ok(d) => {
-                println!("pages {}\ntitle {:?}\nauthors {:?}\nyear {:?} doi {:?} arxiv {:?}\nnotes {:?}\nabstract {:?}", d.pages, d.title, d.authors, d.year, d.doi, d.arxiv, d.notes, d.abstract_);
+                println!(
+                    "pages {}\ntitle {:?}\nauthors {:?}\nyear {:?} doi {:?} arxiv {:?}\nnotes {:?}\nabstract {:?}",
+                    d.pages, d.title, d.authors, d.year, d.doi, d.arxiv, d.notes, d.abstract_
+                );
                 for s in &d.sections {
                     println!("\n## [{}] {}", s.level, s.heading);
                     for p in &s.paragraphs {

@@ -22,6 +22,8 @@ for f in "$pdfs"/*.pdf; do
   pdftotext "$f" "$out/$b.poppler.txt" 2>/dev/null || true
   timeout 120 "$out/target-extract/debug/cmp-extract" "$f" > "$out/$b.extract.tsv" 2>/dev/null || echo "ERROR	exit $?" > "$out/$b.extract.tsv"
   timeout 120 "$out/target-lopdf/debug/cmp-lopdf" "$f" > "$out/$b.lopdf.tsv" 2>/dev/null || echo "ERROR	exit $?" > "$out/$b.lopdf.tsv"
-  [ -x "$out/target-oxide/debug/cmp-oxide" ] && timeout 120 "$out/target-oxide/debug/cmp-oxide" "$f" > "$out/$b.oxide.tsv" 2>/dev/null || echo "ERROR	exit $?" > "$out/$b.oxide.tsv"
+  if [ -x "$out/target-oxide/debug/cmp-oxide" ]; then
+    timeout 120 "$out/target-oxide/debug/cmp-oxide" "$f" > "$out/$b.oxide.tsv" 2>/dev/null || echo "ERROR	exit $?" > "$out/$b.oxide.tsv"
+  fi
 done
 python3 "$here/pdf_crates/compare.py" "$out"

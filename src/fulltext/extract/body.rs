@@ -140,7 +140,11 @@ pub(crate) fn heading_level(line: &Line, body: f32, in_refs: bool) -> Option<u8>
             }
             num.split('.').filter(|p| !p.is_empty()).count() as u8
         } else if num.len() == 1 {
-            // "A. Setup" (IEEE subsections) or "A Proofs" (an appendix).
+            // "A. Setup" (IEEE subsections) or "A Proofs" (an appendix);
+            // not "D. Vilardi, C. Taranto" (a names line).
+            if rest.contains(',') {
+                return None;
+            }
             if big {
                 1
             } else if line.text.trim_start().as_bytes().get(1) == Some(&b'.') && titled {
@@ -285,6 +289,14 @@ pub(crate) fn build(lines: &[Line], body: f32) -> Body {
             in_refs = false;
             section = Section { heading: line.text.trim().to_string(), level, paragraphs: Vec::new() };
             continue;
+        }
+        // A list that starts "[1]" without a heading (REVTeX prints none).
+        if !in_refs
+            && line.text.trim_start().starts_with("[1]")
+            && para.as_ref().is_none_or(|(p, _)| ends_sentence(&p.text))
+        {
+            flush_para(&mut section, &mut para);
+            in_refs = true;
         }
         if in_refs {
             out.ref_lines.push(line.clone());

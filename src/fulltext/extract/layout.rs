@@ -143,7 +143,8 @@ fn gutter(frags: &[Frag], page: &Page) -> Option<(f32, f32)> {
         }
     }
     let rows = frags.len() as u32;
-    let quiet = (rows / 25).max(1);
+    // Full-width lines (title, authors, wide figures) may cross it.
+    let quiet = (rows / 10).max(3);
     let (m0, m1) = (bins * 3 / 10, bins * 7 / 10);
     let mut best: Option<(usize, usize)> = None;
     let mut i = m0;
@@ -181,7 +182,10 @@ fn cut_at_gutter(frags: Vec<Frag>, (g0, g1): (f32, f32)) -> Vec<Frag> {
             out.push(f);
             continue;
         }
-        let cut = f.parts.windows(2).position(|w| w[0].1 <= g1 && w[1].0 >= g0 && w[1].0 - w[0].1 > 1.0);
+        // A gap as wide as half the gutter: a word space in a title that
+        // crosses the middle is not one.
+        let wide = ((g1 - g0) * 0.5).max(0.6 * f.size);
+        let cut = f.parts.windows(2).position(|w| w[0].1 <= g1 && w[1].0 >= g0 && w[1].0 - w[0].1 >= wide);
         match cut {
             Some(k) => {
                 let mut a = Frag { x0: f.x0, x1: f.x0, y: f.y, size: f.size, parts: Vec::new() };
@@ -305,7 +309,11 @@ pub(crate) fn lines(page: &Page) -> Vec<Line> {
         let near = rows.iter_mut().rev().take(6).find(|(s, r)| {
             let y = r[0].y;
             let size = r[0].size.max(f.size);
-            *s == side && (f.y - y).abs() <= 0.3 * size.min(r[0].size.max(1.0) * 1.5)
+            // Near in x too: a line number in the margin stays its own line.
+            let x0 = r.iter().map(|g| g.x0).fold(f32::INFINITY, f32::min);
+            let x1 = r.iter().map(|g| g.x1).fold(f32::NEG_INFINITY, f32::max);
+            let near_x = f.x0 <= x1 + 3.0 * size && f.x1 >= x0 - 3.0 * size;
+            *s == side && near_x && (f.y - y).abs() <= 0.3 * size.min(r[0].size.max(1.0) * 1.5)
         });
         match near {
             Some((_, r)) => r.push(f),
