@@ -307,7 +307,12 @@ pub(crate) fn find(lines: &[Line], body: f32, info_title: Option<&str>) -> Front
         let size = lines[t].size;
         let same = |l: &Line| (l.size - size).abs() <= size * 0.06 && l.page == lines[t].page;
         let mut a = t;
-        while a > 0 && same(&lines[a - 1]) && lines[a - 1].y - lines[a].y < size * 2.2 && lines[a - 1].y > lines[a].y {
+        while a > 0
+            && same(&lines[a - 1])
+            && lines[a - 1].y - lines[a].y < size * 2.2
+            && lines[a - 1].y > lines[a].y
+            && !banner(&lines[a - 1].text)
+        {
             a -= 1;
         }
         let mut b = t;

@@ -83,7 +83,10 @@ fn fragments(page: &Page) -> Vec<Frag> {
             continue;
         }
         if let Some(f) = cur.as_mut() {
-            if let Some(raised) = f.takes(g) {
+            // A line number printed just before its line stays apart.
+            let number = f.parts.iter().all(|p| p.2.chars().all(|c| c.is_ascii_digit()));
+            let apart = number && g.x > f.x1 + 0.8 * f.size && !g.text.chars().all(|c| c.is_ascii_digit());
+            if let Some(raised) = f.takes(g).filter(|_| !apart) {
                 f.push(g, raised);
                 continue;
             }
@@ -312,7 +315,10 @@ pub(crate) fn lines(page: &Page) -> Vec<Line> {
             // Near in x too: a line number in the margin stays its own line.
             let x0 = r.iter().map(|g| g.x0).fold(f32::INFINITY, f32::min);
             let x1 = r.iter().map(|g| g.x1).fold(f32::NEG_INFINITY, f32::max);
-            let near_x = f.x0 <= x1 + 3.0 * size && f.x1 >= x0 - 3.0 * size;
+            // A digits-only piece (a line number) joins only what touches it.
+            let digits = |x: &Frag| x.parts.iter().all(|p| p.2.chars().all(|c| c.is_ascii_digit()));
+            let reach = if digits(&f) || r.iter().all(digits) { 1.0 } else { 3.0 } * size;
+            let near_x = f.x0 <= x1 + reach && f.x1 >= x0 - reach;
             *s == side && near_x && (f.y - y).abs() <= 0.3 * size.min(r[0].size.max(1.0) * 1.5)
         });
         match near {
