@@ -85,7 +85,7 @@ fn fragments(page: &Page) -> Vec<Frag> {
         if let Some(f) = cur.as_mut() {
             // A line number printed just before its line stays apart.
             let number = f.parts.iter().all(|p| p.2.chars().all(|c| c.is_ascii_digit()));
-            let apart = number && g.x > f.x1 + 0.8 * f.size && !g.text.chars().all(|c| c.is_ascii_digit());
+            let apart = number && g.x > f.x1 + 0.5 * f.size && !g.text.chars().all(|c| c.is_ascii_digit());
             if let Some(raised) = f.takes(g).filter(|_| !apart) {
                 f.push(g, raised);
                 continue;
@@ -212,9 +212,11 @@ fn side_of(f: &Frag, gutter: Option<(f32, f32)>) -> Side {
     match gutter {
         None => Side::Full,
         Some((g0, g1)) => {
-            if f.x1 <= g1 + 2.0 {
+            // What reaches into the gutter is full width (a title, an
+            // author line, a wide figure's caption).
+            if f.x1 <= g0 + 2.0 {
                 Side::Left
-            } else if f.x0 >= g0 - 2.0 {
+            } else if f.x0 >= g1 - 2.0 {
                 Side::Right
             } else {
                 Side::Full
@@ -317,7 +319,7 @@ pub(crate) fn lines(page: &Page) -> Vec<Line> {
             let x1 = r.iter().map(|g| g.x1).fold(f32::NEG_INFINITY, f32::max);
             // A digits-only piece (a line number) joins only what touches it.
             let digits = |x: &Frag| x.parts.iter().all(|p| p.2.chars().all(|c| c.is_ascii_digit()));
-            let reach = if digits(&f) || r.iter().all(digits) { 1.0 } else { 3.0 } * size;
+            let reach = if digits(&f) || r.iter().all(digits) { 0.5 } else { 3.0 } * size;
             let near_x = f.x0 <= x1 + reach && f.x1 >= x0 - reach;
             *s == side && near_x && (f.y - y).abs() <= 0.3 * size.min(r[0].size.max(1.0) * 1.5)
         });
