@@ -12,7 +12,7 @@ fn bracket_label(s: &str) -> Option<(&str, &str)> {
     let inner = t.strip_prefix('[')?;
     let close = inner.find(']')?;
     let label = inner[..close].trim();
-    if label.is_empty() || label.len() > 24 || label.contains('[') {
+    if label.is_empty() || label.len() > 60 || label.contains('[') {
         return None;
     }
     Some((label, inner[close + 1..].trim_start()))

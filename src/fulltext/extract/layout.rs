@@ -212,14 +212,15 @@ fn side_of(f: &Frag, gutter: Option<(f32, f32)>) -> Side {
     match gutter {
         None => Side::Full,
         Some((g0, g1)) => {
-            // What reaches into the gutter is full width (a title, an
+            // What crosses the gutter's middle is full width (a title, an
             // author line, a wide figure's caption).
-            if f.x1 <= g0 + 2.0 {
-                Side::Left
-            } else if f.x0 >= g1 - 2.0 {
-                Side::Right
-            } else {
+            let mid = (g0 + g1) / 2.0;
+            if f.x0 < mid - 1.0 && f.x1 > mid + 1.0 {
                 Side::Full
+            } else if f.x0 + f.x1 < 2.0 * mid {
+                Side::Left
+            } else {
+                Side::Right
             }
         }
     }

@@ -101,7 +101,11 @@ fn two_columns_front_matter_sections_captions_references() {
     assert_eq!(headings, vec!["1 Introduction", "2 Results"]);
     let intro = &doc.sections[0].paragraphs[0].text;
     assert!(intro.starts_with("The left column comes first and then the right one."), "{intro}");
-    assert!(intro.contains("hyphenation at the line end. The right column follows"), "{intro}");
+    // De-hyphenated; the sentence ends with the left column, so the right
+    // column opens the next paragraph of the same section.
+    assert!(intro.ends_with("This sentence is split by a hyphenation at the line end."), "{intro}");
+    let next = &doc.sections[0].paragraphs[1].text;
+    assert!(next.starts_with("The right column follows the left column in reading order."), "{next}");
     assert_eq!(doc.captions.len(), 1);
     assert_eq!(doc.captions[0].text, "Figure 1: A caption of a figure.");
     assert_eq!(doc.references.len(), 2);
