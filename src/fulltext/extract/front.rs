@@ -264,13 +264,7 @@ fn names_in(line: &Line) -> Vec<String> {
             text.push(c);
         }
     }
-    let text = text
-        .replace(" and ", ",")
-        .replace(" AND ", ",")
-        .replace('&', ",")
-        .replace(';', ",")
-        .replace('·', ",")
-        .replace('•', ",");
+    let text = text.replace(" and ", ",").replace(" AND ", ",").replace(['&', ';', '·', '•'], ",");
     text.split(',').filter_map(as_name).collect()
 }
 

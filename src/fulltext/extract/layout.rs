@@ -130,7 +130,7 @@ fn gutter(frags: &[Frag], page: &Page) -> Option<(f32, f32)> {
     }
     let lo = frags.iter().map(|f| f.x0).fold(f32::INFINITY, f32::min).max(page.x0);
     let hi = frags.iter().map(|f| f.x1).fold(f32::NEG_INFINITY, f32::max).min(page.x1);
-    if !(hi - lo > 100.0) {
+    if hi - lo <= 100.0 || hi.is_nan() || lo.is_nan() {
         return None;
     }
     let bins = ((hi - lo).ceil() as usize).min(4000);
