@@ -95,6 +95,23 @@ fn numbering(text: &str) -> (&str, &str) {
     ("", t)
 }
 
+/// "1 J. Berges, ..." or "1. Smith, J.": the first entry of a numbered
+/// reference list whose labels lost their brackets.
+pub(crate) fn starts_first_entry(text: &str) -> bool {
+    let t = text.trim_start();
+    let Some(rest) = t.strip_prefix("1 ").or_else(|| t.strip_prefix("1. ")) else { return false };
+    let b = rest.as_bytes();
+    let initial =
+        b.len() > 4 && b[0].is_ascii_uppercase() && b[1] == b'.' && (b[2] == b' ' || b[2].is_ascii_uppercase());
+    let surname = rest.split_once(", ").is_some_and(|(s, after)| {
+        s.len() > 1
+            && !s.contains(' ')
+            && s.starts_with(|c: char| c.is_uppercase())
+            && after.as_bytes().get(1) == Some(&b'.')
+    });
+    initial || surname
+}
+
 /// A top-level heading's number: "3" or "3." -> 3, "IV." -> 4.
 fn top_number(text: &str) -> Option<u32> {
     let (num, _) = numbering(text);
@@ -357,8 +374,10 @@ pub(crate) fn build(lines: &[Line], body: f32) -> Body {
             continue;
         }
         // A list that starts "[1]" without a heading (REVTeX prints none).
+        // Or "1 J. Berges, ..." (the brackets of the labels lost), late in the paper.
+        let unbracketed = out.sections.len() >= 2 && starts_first_entry(&line.text);
         if !in_refs
-            && line.text.trim_start().starts_with("[1]")
+            && (line.text.trim_start().starts_with("[1]") || unbracketed)
             && para.as_ref().is_none_or(|(p, _)| ends_sentence(&p.text))
         {
             flush_para(&mut section, &mut para);

@@ -135,6 +135,15 @@ fn running_headers_are_removed_and_pages_kept() {
 }
 
 #[test]
+fn an_unbracketed_numbered_list_is_the_reference_list() {
+    use super::body::starts_first_entry;
+    assert!(starts_first_entry("1 J. Berges, N. Tetradis, and C. Wetterich, Phys."));
+    assert!(starts_first_entry("1. Smith, J. A study."));
+    assert!(!starts_first_entry("1 The first step is"));
+    assert!(!starts_first_entry("2 J. Berges"));
+}
+
+#[test]
 fn a_page_without_text_says_so() {
     let doc = read(&make_pdf(&[vec![]]), &Limits::default()).expect("reads");
     assert!(doc.notes.iter().any(|n| n.contains("no text layer")), "{:?}", doc.notes);
