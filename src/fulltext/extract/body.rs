@@ -47,7 +47,6 @@ const NAMES: &[&str] = &[
     "bibliography",
     "literature cited",
     "works cited",
-    "reference",
 ];
 
 /// Names that open the reference list.
@@ -58,7 +57,6 @@ pub(crate) fn is_references(name: &str) -> bool {
             | "bibliography"
             | "literature cited"
             | "works cited"
-            | "reference"
             | "references and notes"
             | "cited literature"
     )
