@@ -268,8 +268,17 @@ fn names_in(line: &Line) -> Vec<String> {
     text.split(',').filter_map(as_name).collect()
 }
 
+/// An e-mail, web or address line (a postcode, a phone number: a run of
+/// four digits). Single affiliation marks after names ("Datta1, Ball2")
+/// are not.
 fn email_or_affiliation(s: &str) -> bool {
-    s.contains('@') || s.contains("http") || s.contains('{') || s.chars().filter(|c| c.is_ascii_digit()).count() >= 5
+    let mut run = 0;
+    let mut longest = 0;
+    for c in s.chars() {
+        run = if c.is_ascii_digit() { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    s.contains('@') || s.contains("http") || s.contains('{') || longest >= 4
 }
 
 /// Finds the front matter among the lines of the first pages.
