@@ -418,6 +418,26 @@ pub(crate) fn find(lines: &[Line], body: f32, info_title: Option<&str>) -> Front
             }
             end += 1;
         }
+        // The paragraph's first lines may be short enough to pass for
+        // names: lines of its size at its leading belong to it.
+        if end + 1 < lines.len() && end > after_title {
+            let (l, n) = (&lines[end], &lines[end + 1]);
+            let leading = l.y - n.y;
+            while end > after_title {
+                let p = &lines[end - 1];
+                let gap = p.y - lines[end].y;
+                let same = (p.size - l.size).abs() <= 0.03 * l.size && p.page == l.page && p.side == l.side;
+                if !(same
+                    && leading > 0.0
+                    && gap > 0.0
+                    && gap <= leading * 1.15
+                    && p.text.split_whitespace().count() >= 6)
+                {
+                    break;
+                }
+                end -= 1;
+            }
+        }
         front.authors = author_lines(&lines[after_title.min(end)..end]);
         body_from = end;
         if end < lines.len() && heading_level(&lines[end], body, false).is_none() {
