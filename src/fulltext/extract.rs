@@ -73,6 +73,12 @@ pub fn read(bytes: &[u8], limits: &Limits) -> Result<Document, PdfError> {
             .collect();
         return Ok(doc);
     }
+    if pages.is_empty() && contains(bytes, b"/Encrypt") {
+        // Decrypted with the empty password into nothing: the password is another.
+        doc.notes.push("encrypted (no pages after decryption with an empty password)".into());
+        doc.title = info.title.clone();
+        return Ok(doc);
+    }
     if pages.is_empty() {
         return Err(PdfError::Corrupt("it has no pages".into()));
     }

@@ -66,9 +66,9 @@ fn longest(a: &[char], b: &[char], a0: usize, a1: usize, b0: usize, b1: usize) -
     let n = b1 - b0;
     let mut prev = vec![0usize; n + 1];
     let mut cur = vec![0usize; n + 1];
-    for i in a0..a1 {
+    for (i, ai) in a.iter().enumerate().take(a1).skip(a0) {
         for t in 0..n {
-            let k = if a[i] == b[b0 + t] { prev[t] + 1 } else { 0 };
+            let k = if *ai == b[b0 + t] { prev[t] + 1 } else { 0 };
             cur[t + 1] = k;
             if k > best.2 {
                 best = (i + 1 - k, b0 + t + 1 - k, k);

@@ -178,7 +178,15 @@ fn f1(gold: &[String], found: &[String]) -> f64 {
 
 /// A heading without its numbering ("3.1", "II.", "A").
 pub fn strip_numbering(h: &str) -> String {
-    let t = h.trim();
+    let mut t = h.trim();
+    // "Appendix A: Flow equations" is the appendix section "Flow equations".
+    if let Some(rest) = t.strip_prefix("Appendix ").or_else(|| t.strip_prefix("APPENDIX ")) {
+        if let Some((label, title)) = rest.split_once([':', '.']) {
+            if label.trim().len() <= 2 && !title.trim().is_empty() {
+                t = title.trim();
+            }
+        }
+    }
     let first = t.split_whitespace().next().unwrap_or("");
     let num = first.trim_end_matches('.');
     let numbered = !num.is_empty()
@@ -326,5 +334,6 @@ mod tests {
         assert_eq!(strip_numbering("3.1 Results"), "Results");
         assert_eq!(strip_numbering("II. MODEL"), "MODEL");
         assert_eq!(strip_numbering("Introduction"), "Introduction");
+        assert_eq!(strip_numbering("Appendix A: Flow equations"), "Flow equations");
     }
 }

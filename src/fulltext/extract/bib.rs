@@ -12,7 +12,7 @@ fn bracket_label(s: &str) -> Option<(&str, &str)> {
     let inner = t.strip_prefix('[')?;
     let close = inner.find(']')?;
     let label = inner[..close].trim();
-    if label.is_empty() || label.len() > 24 || label.contains('[') {
+    if label.is_empty() || label.len() > 60 || label.contains('[') {
         return None;
     }
     Some((label, inner[close + 1..].trim_start()))
@@ -109,11 +109,7 @@ fn unlabelled(lines: &[&Line]) -> Vec<(usize, Option<String>)> {
     let share = indented.iter().filter(|x| **x).count();
     if share * 10 >= lines.len() * 2 && share * 10 <= lines.len() * 9 {
         let mut out = vec![(0, None)];
-        for i in 1..lines.len() {
-            if !indented[i] {
-                out.push((i, None));
-            }
-        }
+        out.extend(indented.iter().enumerate().skip(1).filter(|(_, x)| !**x).map(|(i, _)| (i, None)));
         return out;
     }
     // Gaps between entries larger than between their lines.
@@ -123,7 +119,7 @@ fn unlabelled(lines: &[&Line]) -> Vec<(usize, Option<String>)> {
                 return None;
             }
             let (a, b) = (lines[i - 1], lines[i]);
-            (a.page == b.page && a.side == b.side && a.y > b.y).then(|| a.y - b.y)
+            (a.page == b.page && a.side == b.side && a.y > b.y).then_some(a.y - b.y)
         })
         .collect();
     let mut known: Vec<f32> = gaps.iter().flatten().copied().collect();

@@ -47,7 +47,6 @@ const NAMES: &[&str] = &[
     "bibliography",
     "literature cited",
     "works cited",
-    "reference",
 ];
 
 /// Names that open the reference list.
@@ -58,7 +57,6 @@ pub(crate) fn is_references(name: &str) -> bool {
             | "bibliography"
             | "literature cited"
             | "works cited"
-            | "reference"
             | "references and notes"
             | "cited literature"
     )
@@ -95,6 +93,53 @@ fn numbering(text: &str) -> (&str, &str) {
     ("", t)
 }
 
+/// "1 J. Berges, ..." or "1. Smith, J.": the first entry of a numbered
+/// reference list whose labels lost their brackets.
+pub(crate) fn starts_first_entry(text: &str) -> bool {
+    let t = text.trim_start();
+    let Some(rest) = t.strip_prefix("1 ").or_else(|| t.strip_prefix("1. ")) else { return false };
+    let b = rest.as_bytes();
+    let initial =
+        b.len() > 4 && b[0].is_ascii_uppercase() && b[1] == b'.' && (b[2] == b' ' || b[2].is_ascii_uppercase());
+    let surname = rest.split_once(", ").is_some_and(|(s, after)| {
+        s.len() > 1
+            && !s.contains(' ')
+            && s.starts_with(|c: char| c.is_uppercase())
+            && after.as_bytes().get(1) == Some(&b'.')
+    });
+    initial || surname
+}
+
+/// A top-level heading's number: "3" or "3." -> 3, "IV." -> 4.
+fn top_number(text: &str) -> Option<u32> {
+    let (num, _) = numbering(text);
+    if num.is_empty() || num.contains('.') {
+        return None;
+    }
+    if let Ok(n) = num.parse::<u32>() {
+        return Some(n);
+    }
+    let value = |c: char| match c {
+        'I' => 1,
+        'V' => 5,
+        'X' => 10,
+        _ => 0,
+    };
+    let digits: Vec<u32> = num.chars().map(value).collect();
+    if digits.len() < 2 && num.len() == 1 && !matches!(num, "I" | "V" | "X") {
+        return None; // a letter
+    }
+    let mut total = 0i64;
+    for (i, d) in digits.iter().enumerate() {
+        if digits.get(i + 1).is_some_and(|n| n > d) {
+            total -= i64::from(*d);
+        } else {
+            total += i64::from(*d);
+        }
+    }
+    u32::try_from(total).ok().filter(|n| *n > 0)
+}
+
 /// Whether the line is a section heading, and its level.
 pub(crate) fn heading_level(line: &Line, body: f32, in_refs: bool) -> Option<u8> {
     let t = line.text.trim();
@@ -106,7 +151,7 @@ pub(crate) fn heading_level(line: &Line, body: f32, in_refs: bool) -> Option<u8>
     let words = rest.split_whitespace().count();
     let big = line.size >= body * 1.12;
     let known = NAMES.contains(&name.as_str()) || name.starts_with("appendix ") || name.starts_with("acknowledg");
-    if known && words <= 6 && !rest.ends_with(',') {
+    if known && words <= 6 && !rest.ends_with([',', '.']) {
         let level = if num.contains('.') && num.split('.').filter(|p| !p.is_empty()).count() > 1 { 2 } else { 1 };
         return Some(level);
     }
@@ -140,7 +185,11 @@ pub(crate) fn heading_level(line: &Line, body: f32, in_refs: bool) -> Option<u8>
             }
             num.split('.').filter(|p| !p.is_empty()).count() as u8
         } else if num.len() == 1 {
-            // "A. Setup" (IEEE subsections) or "A Proofs" (an appendix).
+            // "A. Setup" (IEEE subsections) or "A Proofs" (an appendix);
+            // not "D. Vilardi, C. Taranto" (a names line).
+            if rest.contains(',') {
+                return None;
+            }
             if big {
                 1
             } else if line.text.trim_start().as_bytes().get(1) == Some(&b'.') && titled {
@@ -265,10 +314,46 @@ pub(crate) fn build(lines: &[Line], body: f32) -> Body {
         }
     };
     let mut edges: std::collections::HashMap<(u32, u8), f32> = std::collections::HashMap::new();
+    // A paper that numbers its sections numbers them all: then an
+    // unnumbered line is a heading only by its name (Acknowledgments,
+    // References), and top-level numbers run in sequence (which keeps out
+    // "2 W. Metzner, ..." of an unbracketed reference list and the like).
+    let numbered =
+        lines.iter().filter(|l| heading_level(l, body, false) == Some(1) && top_number(&l.text).is_some()).count();
+    let numbered_doc = numbered >= 3;
+    let mut last_top: Option<u32> = None;
+    let mut style: Option<bool> = None;
     for line in lines {
         let key = (line.page, line.side as u8);
         let edge = *edges.entry(key).or_insert_with(|| right_edge(line));
-        if let Some(level) = heading_level(line, body, in_refs) {
+        let found = heading_level(line, body, in_refs).filter(|&level| {
+            let name = heading_name(&line.text);
+            let known =
+                NAMES.contains(&name.as_str()) || name.starts_with("appendix") || name.starts_with("acknowledg");
+            let (num, _) = numbering(&line.text);
+            if !numbered_doc || in_refs {
+                return true;
+            }
+            if num.is_empty() {
+                return known;
+            }
+            match (level, top_number(&line.text)) {
+                (1, Some(n)) => {
+                    // One style of numbering (arabic or roman) for the top level.
+                    let roman = !num.starts_with(|c: char| c.is_ascii_digit());
+                    if *style.get_or_insert(roman) != roman {
+                        return false;
+                    }
+                    let ok = last_top.is_none_or(|l| n > l && n <= l + 2);
+                    if ok {
+                        last_top = Some(n);
+                    }
+                    ok
+                }
+                _ => true,
+            }
+        });
+        if let Some(level) = found {
             flush_para(&mut section, &mut para);
             if let Some((c, _)) = caption.take() {
                 out.captions.push(c);
@@ -285,6 +370,16 @@ pub(crate) fn build(lines: &[Line], body: f32) -> Body {
             in_refs = false;
             section = Section { heading: line.text.trim().to_string(), level, paragraphs: Vec::new() };
             continue;
+        }
+        // A list that starts "[1]" without a heading (REVTeX prints none).
+        // Or "1 J. Berges, ..." (the brackets of the labels lost), late in the paper.
+        let unbracketed = out.sections.len() >= 2 && starts_first_entry(&line.text);
+        if !in_refs
+            && (line.text.trim_start().starts_with("[1]") || unbracketed)
+            && para.as_ref().is_none_or(|(p, _)| ends_sentence(&p.text))
+        {
+            flush_para(&mut section, &mut para);
+            in_refs = true;
         }
         if in_refs {
             out.ref_lines.push(line.clone());

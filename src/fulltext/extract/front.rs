@@ -19,7 +19,7 @@ pub(crate) struct Front {
 const BANNER: &[&str] = &[
     "journal",
     "proceedings",
-    "conference",
+    "conference on",
     "vol.",
     "volume",
     "issn",
@@ -31,27 +31,16 @@ const BANNER: &[&str] = &[
     "(c)",
     "copyright",
     "preprint",
-    "submitted",
-    "accepted",
-    "published",
-    "received",
-    "workshop",
-    "transactions",
-    "letters",
-    "press",
+    "transactions on",
     "elsevier",
     "springer",
-    "ieee",
-    "acm",
     "licen",
     "open access",
     "research article",
     "original article",
     "review article",
     "downloaded",
-    "manuscript",
     "pp.",
-    "page",
 ];
 
 fn banner(s: &str) -> bool {
@@ -275,18 +264,21 @@ fn names_in(line: &Line) -> Vec<String> {
             text.push(c);
         }
     }
-    let text = text
-        .replace(" and ", ",")
-        .replace(" AND ", ",")
-        .replace('&', ",")
-        .replace(';', ",")
-        .replace('·', ",")
-        .replace('•', ",");
+    let text = text.replace(" and ", ",").replace(" AND ", ",").replace(['&', ';', '·', '•'], ",");
     text.split(',').filter_map(as_name).collect()
 }
 
+/// An e-mail, web or address line (a postcode, a phone number: a run of
+/// four digits). Single affiliation marks after names ("Datta1, Ball2")
+/// are not.
 fn email_or_affiliation(s: &str) -> bool {
-    s.contains('@') || s.contains("http") || s.contains('{') || s.chars().filter(|c| c.is_ascii_digit()).count() >= 5
+    let mut run = 0;
+    let mut longest = 0;
+    for c in s.chars() {
+        run = if c.is_ascii_digit() { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    s.contains('@') || s.contains("http") || s.contains('{') || longest >= 4
 }
 
 /// Finds the front matter among the lines of the first pages.
@@ -318,7 +310,12 @@ pub(crate) fn find(lines: &[Line], body: f32, info_title: Option<&str>) -> Front
         let size = lines[t].size;
         let same = |l: &Line| (l.size - size).abs() <= size * 0.06 && l.page == lines[t].page;
         let mut a = t;
-        while a > 0 && same(&lines[a - 1]) && lines[a - 1].y - lines[a].y < size * 2.2 && !banner(&lines[a - 1].text) {
+        while a > 0
+            && same(&lines[a - 1])
+            && lines[a - 1].y - lines[a].y < size * 2.2
+            && lines[a - 1].y > lines[a].y
+            && !banner(&lines[a - 1].text)
+        {
             a -= 1;
         }
         let mut b = t;
@@ -357,7 +354,7 @@ pub(crate) fn find(lines: &[Line], body: f32, info_title: Option<&str>) -> Front
         .take_while(|(_, l)| l.page <= page_limit)
         .find(|(_, l)| abstract_label(&l.text).is_some())
         .map(|(i, _)| i);
-    let body_from;
+    let mut body_from;
     if let Some(a) = label {
         let rest = abstract_label(&lines[a].text).unwrap_or("");
         let mut text = String::new();
@@ -402,17 +399,78 @@ pub(crate) fn find(lines: &[Line], body: f32, info_title: Option<&str>) -> Front
         body_from = end;
         front.authors = author_lines(&lines[after_title.min(a)..a]);
     } else {
-        // No label: the author lines run to the first heading or long paragraph.
+        // No label: the author lines run to the first heading or long
+        // paragraph; that paragraph, before any heading, is the abstract
+        // (REVTeX and many journals print it unlabelled).
         let mut end = after_title;
+        let title_page = lines.get(after_title.saturating_sub(1)).map_or(first_page, |l| l.page);
         while end < lines.len() && end < after_title + 30 {
             let l = &lines[end];
-            if heading_level(l, body, false).is_some() || l.text.split_whitespace().count() > 14 {
+            let words = l.text.split_whitespace().count();
+            // Names and affiliations are short and on the title page; a
+            // sentence is text.
+            if heading_level(l, body, false).is_some()
+                || words > 14
+                || l.page != title_page
+                || (words >= 6 && l.text.trim_end().ends_with('.'))
+            {
                 break;
             }
             end += 1;
         }
+        // The paragraph's first lines may be short enough to pass for
+        // names: lines of its size at its leading belong to it.
+        if end + 1 < lines.len() && end > after_title {
+            let (l, n) = (&lines[end], &lines[end + 1]);
+            let leading = l.y - n.y;
+            while end > after_title {
+                let p = &lines[end - 1];
+                let gap = p.y - lines[end].y;
+                let same = (p.size - l.size).abs() <= 0.03 * l.size && p.page == l.page && p.side == l.side;
+                if !(same
+                    && leading > 0.0
+                    && gap > 0.0
+                    && gap <= leading * 1.15
+                    && p.text.split_whitespace().count() >= 6)
+                {
+                    break;
+                }
+                end -= 1;
+            }
+        }
         front.authors = author_lines(&lines[after_title.min(end)..end]);
         body_from = end;
+        if end < lines.len() && heading_level(&lines[end], body, false).is_none() {
+            let size = lines[end].size;
+            let mut text = String::new();
+            let mut k = end;
+            while k < lines.len() && k < end + 60 {
+                let l = &lines[k];
+                if after_abstract(&l.text)
+                    || heading_level(l, body, false).is_some()
+                    || (l.size - size).abs() > 0.08 * size
+                    || l.page != lines[end].page
+                {
+                    break;
+                }
+                append_line(&mut text, l.text.trim());
+                k += 1;
+            }
+            // Only a paragraph that stops at a heading or a keywords line is
+            // taken for the abstract; running text is the body's.
+            let stops =
+                k < lines.len() && (after_abstract(&lines[k].text) || heading_level(&lines[k], body, false).is_some());
+            if stops && text.split_whitespace().count() >= 40 {
+                front.abstract_ = Some(text);
+                body_from = k;
+                while body_from < lines.len()
+                    && after_abstract(&lines[body_from].text)
+                    && heading_level(&lines[body_from], body, false).is_none()
+                {
+                    body_from += 1;
+                }
+            }
+        }
     }
     if front.title.is_some() && heading_name(front.title.as_deref().unwrap_or("")) == "abstract" {
         front.title = None;

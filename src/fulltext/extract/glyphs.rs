@@ -114,7 +114,7 @@ impl OutputDev for Collector {
             }
             return Ok(());
         }
-        if size < 0.5 || size > 500.0 {
+        if !(0.5..=500.0).contains(&size) {
             return Ok(());
         }
         page.glyphs.push(Glyph {

@@ -83,7 +83,10 @@ fn fragments(page: &Page) -> Vec<Frag> {
             continue;
         }
         if let Some(f) = cur.as_mut() {
-            if let Some(raised) = f.takes(g) {
+            // A line number printed just before its line stays apart.
+            let number = f.parts.iter().all(|p| p.2.chars().all(|c| c.is_ascii_digit()));
+            let apart = number && g.x > f.x1 + 0.5 * f.size && !g.text.chars().all(|c| c.is_ascii_digit());
+            if let Some(raised) = f.takes(g).filter(|_| !apart) {
                 f.push(g, raised);
                 continue;
             }
@@ -127,7 +130,7 @@ fn gutter(frags: &[Frag], page: &Page) -> Option<(f32, f32)> {
     }
     let lo = frags.iter().map(|f| f.x0).fold(f32::INFINITY, f32::min).max(page.x0);
     let hi = frags.iter().map(|f| f.x1).fold(f32::NEG_INFINITY, f32::max).min(page.x1);
-    if !(hi - lo > 100.0) {
+    if hi - lo <= 100.0 || hi.is_nan() || lo.is_nan() {
         return None;
     }
     let bins = ((hi - lo).ceil() as usize).min(4000);
@@ -143,7 +146,8 @@ fn gutter(frags: &[Frag], page: &Page) -> Option<(f32, f32)> {
         }
     }
     let rows = frags.len() as u32;
-    let quiet = (rows / 25).max(1);
+    // Full-width lines (title, authors, wide figures) may cross it.
+    let quiet = (rows / 10).max(3);
     let (m0, m1) = (bins * 3 / 10, bins * 7 / 10);
     let mut best: Option<(usize, usize)> = None;
     let mut i = m0;
@@ -181,7 +185,10 @@ fn cut_at_gutter(frags: Vec<Frag>, (g0, g1): (f32, f32)) -> Vec<Frag> {
             out.push(f);
             continue;
         }
-        let cut = f.parts.windows(2).position(|w| w[0].1 <= g1 && w[1].0 >= g0 && w[1].0 - w[0].1 > 1.0);
+        // A gap as wide as half the gutter: a word space in a title that
+        // crosses the middle is not one.
+        let wide = ((g1 - g0) * 0.5).max(0.6 * f.size);
+        let cut = f.parts.windows(2).position(|w| w[0].1 <= g1 && w[1].0 >= g0 && w[1].0 - w[0].1 >= wide);
         match cut {
             Some(k) => {
                 let mut a = Frag { x0: f.x0, x1: f.x0, y: f.y, size: f.size, parts: Vec::new() };
@@ -205,12 +212,15 @@ fn side_of(f: &Frag, gutter: Option<(f32, f32)>) -> Side {
     match gutter {
         None => Side::Full,
         Some((g0, g1)) => {
-            if f.x1 <= g1 + 2.0 {
-                Side::Left
-            } else if f.x0 >= g0 - 2.0 {
-                Side::Right
-            } else {
+            // What crosses the gutter's middle is full width (a title, an
+            // author line, a wide figure's caption).
+            let mid = (g0 + g1) / 2.0;
+            if f.x0 < mid - 1.0 && f.x1 > mid + 1.0 {
                 Side::Full
+            } else if f.x0 + f.x1 < 2.0 * mid {
+                Side::Left
+            } else {
+                Side::Right
             }
         }
     }
@@ -305,7 +315,14 @@ pub(crate) fn lines(page: &Page) -> Vec<Line> {
         let near = rows.iter_mut().rev().take(6).find(|(s, r)| {
             let y = r[0].y;
             let size = r[0].size.max(f.size);
-            *s == side && (f.y - y).abs() <= 0.3 * size.min(r[0].size.max(1.0) * 1.5)
+            // Near in x too: a line number in the margin stays its own line.
+            let x0 = r.iter().map(|g| g.x0).fold(f32::INFINITY, f32::min);
+            let x1 = r.iter().map(|g| g.x1).fold(f32::NEG_INFINITY, f32::max);
+            // A digits-only piece (a line number) joins only what touches it.
+            let digits = |x: &Frag| x.parts.iter().all(|p| p.2.chars().all(|c| c.is_ascii_digit()));
+            let reach = if digits(&f) || r.iter().all(digits) { 0.5 } else { 3.0 } * size;
+            let near_x = f.x0 <= x1 + reach && f.x1 >= x0 - reach;
+            *s == side && near_x && (f.y - y).abs() <= 0.3 * size.min(r[0].size.max(1.0) * 1.5)
         });
         match near {
             Some((_, r)) => r.push(f),

@@ -65,7 +65,7 @@ pub(crate) fn strip(pages: &[Page], lines: &mut [Vec<Line>]) {
         let near =
             keyed.get(&(k.0.clone(), k.1 + 1)).copied().unwrap_or(0) + keyed.get(&(k.0, k.1 - 1)).copied().unwrap_or(0);
         let c = count + near;
-        n >= 3 && c >= 3.max(n as usize / 4 + 1).min(n)
+        n >= 3 && c >= 3.max(n / 4 + 1).min(n)
     };
     for (p, ls) in pages.iter().zip(lines.iter_mut()) {
         let w = (p.x1 - p.x0).max(1.0);
