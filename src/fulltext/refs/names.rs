@@ -397,6 +397,18 @@ fn finish(people: &mut Vec<Person>, chunk: &[Tok]) -> bool {
         None => chunk.iter().map(with_period).collect(),
     };
     let plain_words = chunk.iter().filter(|t| t.kind == Kind::Word).count();
+    // Chicago inverts the first author with full first names: "Smith, John
+    // A., and Mary Jones" -> "John A. Smith".
+    if people.len() == 1 && people[0].awaiting_initials && chunk.len() <= 3 && chunk[0].kind == Kind::Word && !chunk.iter().any(|t| t.kind == Kind::Particle) {
+        let prev = &mut people[0];
+        let mut words: Vec<String> = chunk.iter().map(with_period).collect();
+        words.append(&mut prev.words);
+        prev.words = words;
+        prev.has_initials = true;
+        prev.awaiting_initials = false;
+        prev.inverted = true;
+        return true;
+    }
     // One plain word after first-name-first names is a title's first word
     // ("O. Sporns, Structure and function …", "M. T. Thai, Cheap, easy, …").
     let lone_word = !has_initials && chunk.len() == 1;
