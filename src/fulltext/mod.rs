@@ -13,6 +13,7 @@
 pub mod contexts;
 pub mod extract;
 pub mod refs;
+pub mod eval; // TEMP
 
 use std::time::Duration;
 

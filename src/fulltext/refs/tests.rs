@@ -402,6 +402,11 @@ mod arbitrary {
     use super::*;
     use proptest::prelude::*;
 
+    /// `PROPTEST_CASES` for a longer run, else 3000.
+    fn cases(default: u32) -> u32 {
+        std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(default)
+    }
+
     /// Real entries to mutate (from the fixtures above).
     const SEEDS: &[&str] = &[
         "[1] E. Braunwald, “Shattuck lecture: cardiovascular medicine,” New England Journal of Medicine, vol. 337, no. 19, pp. 1360–1369, 1997.",
@@ -413,7 +418,7 @@ mod arbitrary {
     ];
 
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+        #![proptest_config(ProptestConfig { cases: cases(3000), ..ProptestConfig::default() })]
 
         #[test]
         fn any_text_parses_without_panic(text in "[\\PC\\s“”‘’\\[\\]().,;:0-9A-Za-z-–/]{0,300}") {

@@ -1,0 +1,3 @@
+//! TEMP (not committed)
+pub mod contexts;
+pub mod refs;
