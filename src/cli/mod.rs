@@ -103,6 +103,8 @@ pub enum Command {
     VerifyCitations(VerifyCitationsArgs),
     /// Measure the citation check on SciFact claims (gold, top wrong BM25 hit, random abstract)
     EvalCitations(EvalCitationsArgs),
+    /// Measure the PDF reader against a gold set (title, authors, abstract, sections, references, DOI, pages)
+    EvalPdf(EvalPdfArgs),
     /// Serve a local web page: search with score bars and evidence, papers, their citation neighbourhood, marks
     Serve(ServeArgs),
     /// Serve the index to agents: a Model Context Protocol server over stdio (read-only unless --allow-writes)
@@ -111,6 +113,19 @@ pub enum Command {
     Completions(CompletionsArgs),
     /// Print the man page (roff), or write one page per command with --out-dir
     Man(ManArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct EvalPdfArgs {
+    /// The gold annotations, one JSON object a paper (the dev set's gold.jsonl)
+    #[arg(long, value_name = "FILE")]
+    pub gold: PathBuf,
+    /// The folder holding the gold papers' PDFs
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+    /// Print the report as JSON
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Output formats.

@@ -11,6 +11,7 @@ mod embed;
 mod eval;
 mod eval_citations;
 mod eval_evidence;
+mod eval_pdf;
 mod export;
 mod fetch;
 mod gaps;
@@ -115,6 +116,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Context(args) => context::run(&args, &open_for_reading(&db)?, out),
         Command::VerifyCitations(args) => verify_citations::run(&args, &open_for_reading(&db)?, out),
         Command::EvalCitations(args) => eval_citations::run(&args, &open_for_reading(&db)?, out),
+        Command::EvalPdf(args) => eval_pdf::run(&args, out),
         Command::Serve(args) => serve::run(&args, &open_for_reading(&db)?, out),
         Command::Mcp(args) => mcp::run(&args, &db),
         Command::Completions(args) => completions::run(&args, out),

@@ -11,9 +11,9 @@
 //! entries. Nothing here touches the store or prints.
 
 pub mod contexts;
+pub mod eval;
 pub mod extract;
 pub mod refs;
-pub mod eval; // TEMP
 
 use std::time::Duration;
 

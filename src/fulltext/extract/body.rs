@@ -1,0 +1,354 @@
+//! Lines into the body's structure: section headings (numbering, size,
+//! the usual names), figure and table captions, paragraphs (a gap, an
+//! indented first line, a change of size), and the reference list's lines.
+
+use super::super::{Caption, Paragraph, Section};
+use super::layout::{Line, Side};
+use super::text::append_line;
+
+/// Heading names that stand alone without numbering or a larger font.
+const NAMES: &[&str] = &[
+    "abstract",
+    "introduction",
+    "background",
+    "related work",
+    "related works",
+    "previous work",
+    "prior work",
+    "method",
+    "methods",
+    "methodology",
+    "materials and methods",
+    "experiments",
+    "experimental results",
+    "experimental setup",
+    "evaluation",
+    "results",
+    "results and discussion",
+    "discussion",
+    "conclusion",
+    "conclusions",
+    "concluding remarks",
+    "conclusions and future work",
+    "conclusion and future work",
+    "summary",
+    "future work",
+    "limitations",
+    "acknowledgments",
+    "acknowledgements",
+    "acknowledgment",
+    "acknowledgement",
+    "funding",
+    "appendix",
+    "appendices",
+    "supplementary material",
+    "nomenclature",
+    "references",
+    "bibliography",
+    "literature cited",
+    "works cited",
+    "reference",
+];
+
+/// Names that open the reference list.
+pub(crate) fn is_references(name: &str) -> bool {
+    matches!(
+        name,
+        "references"
+            | "bibliography"
+            | "literature cited"
+            | "works cited"
+            | "reference"
+            | "references and notes"
+            | "cited literature"
+    )
+}
+
+/// The heading's name without its numbering, lowercase, spaces collapsed.
+pub(crate) fn heading_name(text: &str) -> String {
+    let (_, rest) = numbering(text);
+    let mut out = String::new();
+    for w in rest.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(&w.to_lowercase());
+    }
+    out
+}
+
+/// A heading's numbering and the rest: ("3.1", "Results"), ("II", "Model"),
+/// ("", "Introduction"). The depth is the count of dotted parts.
+fn numbering(text: &str) -> (&str, &str) {
+    let t = text.trim();
+    let end = t.find(' ').unwrap_or(t.len());
+    let first = &t[..end];
+    let num = first.trim_end_matches('.');
+    let dotted = !num.is_empty()
+        && num.split('.').all(|p| !p.is_empty() && p.len() <= 2 && p.chars().all(|c| c.is_ascii_digit()));
+    let roman =
+        !num.is_empty() && num.len() <= 5 && first.ends_with('.') && num.chars().all(|c| matches!(c, 'I' | 'V' | 'X'));
+    let letter = num.len() == 1 && num.chars().all(|c| c.is_ascii_uppercase()) && end < t.len();
+    if dotted || roman || letter {
+        return (num, t[end..].trim());
+    }
+    ("", t)
+}
+
+/// Whether the line is a section heading, and its level.
+pub(crate) fn heading_level(line: &Line, body: f32, in_refs: bool) -> Option<u8> {
+    let t = line.text.trim();
+    if t.len() > 120 || t.len() < 3 {
+        return None;
+    }
+    let (num, rest) = numbering(t);
+    let name = heading_name(t);
+    let words = rest.split_whitespace().count();
+    let big = line.size >= body * 1.12;
+    let known = NAMES.contains(&name.as_str()) || name.starts_with("appendix ") || name.starts_with("acknowledg");
+    if known && words <= 6 && !rest.ends_with(',') {
+        let level = if num.contains('.') && num.split('.').filter(|p| !p.is_empty()).count() > 1 { 2 } else { 1 };
+        return Some(level);
+    }
+    if in_refs {
+        // Inside the reference list only a larger font opens a section
+        // ("Appendix A", a lettered appendix).
+        return (big && words <= 10 && rest.chars().next().is_some_and(char::is_uppercase)).then_some(1);
+    }
+    if words == 0 || words > 12 || rest.ends_with(['.', ',', ';', ':']) || rest.contains(" = ") {
+        return None;
+    }
+    let first = rest.chars().next()?;
+    if !first.is_uppercase() {
+        return None;
+    }
+    let letters = rest.chars().filter(|c| c.is_alphabetic()).count();
+    if letters * 2 < rest.chars().filter(|c| !c.is_whitespace()).count() || letters < 3 {
+        return None;
+    }
+    let caps = rest
+        .split_whitespace()
+        .filter(|w| w.chars().next().is_some_and(|c| c.is_uppercase() || !c.is_alphabetic()))
+        .count();
+    let titled = caps * 2 >= words || words <= 4;
+    let upper = rest.chars().filter(|c| c.is_alphabetic()).all(char::is_uppercase);
+    if !num.is_empty() {
+        let depth = if num.chars().all(|c| c.is_ascii_digit() || c == '.') {
+            let first: u32 = num.split('.').next().and_then(|p| p.parse().ok()).unwrap_or(99);
+            if first == 0 || first > 30 {
+                return None;
+            }
+            num.split('.').filter(|p| !p.is_empty()).count() as u8
+        } else if num.len() == 1 {
+            // "A. Setup" (IEEE subsections) or "A Proofs" (an appendix).
+            if big {
+                1
+            } else if line.text.trim_start().as_bytes().get(1) == Some(&b'.') && titled {
+                2
+            } else {
+                return None;
+            }
+        } else {
+            1
+        };
+        return (titled || big || upper).then_some(depth);
+    }
+    if big && titled && words <= 10 {
+        return Some(1);
+    }
+    if upper && words <= 6 && letters >= 4 && line.size >= body * 0.95 {
+        return Some(1);
+    }
+    None
+}
+
+/// Whether the line opens a figure or table caption ("Figure 3:", "Fig. 2.", "Table 1", "TABLE II").
+pub(crate) fn is_caption_start(line: &Line, body: f32) -> bool {
+    let t = line.text.trim_start();
+    let lower = t.to_lowercase();
+    let Some(rest) = [
+        "figure",
+        "fig.",
+        "fig",
+        "table",
+        "algorithm",
+        "listing",
+        "scheme",
+        "chart",
+        "supplementary figure",
+        "supplementary table",
+    ]
+    .iter()
+    .find_map(|p| lower.strip_prefix(p)) else {
+        return false;
+    };
+    let rest = rest.trim_start();
+    let n = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '.').count();
+    let label = rest[..n].trim_end_matches('.');
+    if label.is_empty()
+        || !(label.chars().all(|c| c.is_ascii_digit() || c == '.')
+            || label.chars().all(|c| matches!(c, 'i' | 'v' | 'x'))
+            || (label.len() <= 3
+                && label.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+                && label[1..].chars().all(|c| c.is_ascii_digit())
+                && label.len() > 1))
+    {
+        return false;
+    }
+    let after = rest[n..].trim_start();
+    let sep = rest[..n].ends_with('.') || after.starts_with([':', '.', '|', '—', '–', '-']);
+    // "Table 1 shows ..." in running text has no separator; a caption set
+    // smaller than the body may have none either ("TABLE I" over a table).
+    sep || line.size < body * 0.97 || after.is_empty()
+}
+
+/// The document's body: sections, captions, and the reference list's lines.
+#[derive(Default)]
+pub(crate) struct Body {
+    pub sections: Vec<Section>,
+    pub captions: Vec<Caption>,
+    pub ref_lines: Vec<Line>,
+}
+
+pub(crate) fn ends_sentence(s: &str) -> bool {
+    s.trim_end().ends_with(['.', '!', '?', ':']) || s.trim_end().ends_with(".\"") || s.trim_end().ends_with(".”")
+}
+
+/// Whether `cur` starts a new paragraph after `prev`.
+fn breaks(prev: &Line, cur: &Line, leading: f32, right_edge: f32) -> bool {
+    if (cur.size - prev.size).abs() > 0.1 * prev.size.max(cur.size) {
+        return true;
+    }
+    let same_column = cur.page == prev.page && cur.side == prev.side && cur.y < prev.y;
+    if !same_column {
+        // A column or page break: a sentence that ran on continues.
+        return ends_sentence(&prev.text) && !cur.text.starts_with(|c: char| c.is_lowercase());
+    }
+    let gap = prev.y - cur.y;
+    if gap > leading * 1.4 + 0.5 && gap > cur.size * 1.05 {
+        return true;
+    }
+    let indent = cur.x0 - prev.x0;
+    if indent > 0.6 * cur.size && indent < 6.0 * cur.size && prev.x1 > right_edge - 2.0 * cur.size {
+        return true;
+    }
+    ends_sentence(&prev.text) && prev.x1 < right_edge - 2.5 * cur.size && prev.side != Side::Full
+}
+
+/// Builds the body from lines in reading order.
+pub(crate) fn build(lines: &[Line], body: f32) -> Body {
+    let mut out = Body::default();
+    // The typical distance between baselines of body lines.
+    let mut gaps: Vec<f32> = lines
+        .windows(2)
+        .filter(|w| w[0].page == w[1].page && w[0].side == w[1].side && (w[0].size - body).abs() < 0.05 * body)
+        .map(|w| w[0].y - w[1].y)
+        .filter(|g| *g > 0.8 * body && *g < 2.5 * body)
+        .collect();
+    gaps.sort_by(f32::total_cmp);
+    let leading = gaps.get(gaps.len() / 2).copied().unwrap_or(body * 1.2);
+    // Each page side's right edge: where full lines end.
+    let right_edge = |l: &Line| -> f32 {
+        let mut xs: Vec<f32> = lines.iter().filter(|m| m.page == l.page && m.side == l.side).map(|m| m.x1).collect();
+        xs.sort_by(f32::total_cmp);
+        xs.get(xs.len() * 8 / 10).copied().unwrap_or(l.x1)
+    };
+    let mut in_refs = false;
+    let mut section = Section::default();
+    let mut para: Option<(Paragraph, Line)> = None;
+    let mut caption: Option<(Caption, Line)> = None;
+    let flush_para = |section: &mut Section, para: &mut Option<(Paragraph, Line)>| {
+        if let Some((p, _)) = para.take() {
+            if !p.text.trim().is_empty() {
+                section.paragraphs.push(p);
+            }
+        }
+    };
+    let mut edges: std::collections::HashMap<(u32, u8), f32> = std::collections::HashMap::new();
+    for line in lines {
+        let key = (line.page, line.side as u8);
+        let edge = *edges.entry(key).or_insert_with(|| right_edge(line));
+        if let Some(level) = heading_level(line, body, in_refs) {
+            flush_para(&mut section, &mut para);
+            if let Some((c, _)) = caption.take() {
+                out.captions.push(c);
+            }
+            let name = heading_name(&line.text);
+            if !section.heading.is_empty() || !section.paragraphs.is_empty() {
+                out.sections.push(std::mem::take(&mut section));
+            }
+            if is_references(&name) {
+                in_refs = true;
+                section = Section::default();
+                continue;
+            }
+            in_refs = false;
+            section = Section { heading: line.text.trim().to_string(), level, paragraphs: Vec::new() };
+            continue;
+        }
+        if in_refs {
+            out.ref_lines.push(line.clone());
+            continue;
+        }
+        if is_caption_start(line, body) {
+            flush_para(&mut section, &mut para);
+            if let Some((c, _)) = caption.take() {
+                out.captions.push(c);
+            }
+            caption = Some((Caption { text: line.text.trim().to_string(), page: line.page }, line.clone()));
+            continue;
+        }
+        if let Some((c, prev)) = caption.as_mut() {
+            if !breaks(prev, line, leading, edge) && line.size <= prev.size * 1.05 {
+                append_line(&mut c.text, line.text.trim());
+                *prev = line.clone();
+                continue;
+            }
+            let (c, _) = caption.take().expect("caption");
+            out.captions.push(c);
+        }
+        let continues = match para.as_ref() {
+            Some((_, prev)) => !breaks(prev, line, leading, edge),
+            None => false,
+        };
+        if !continues {
+            flush_para(&mut section, &mut para);
+            // A paragraph cut by a figure or a page break: it resumes in
+            // lowercase after a paragraph that did not end a sentence.
+            let resumes = line.text.starts_with(|c: char| c.is_lowercase())
+                && section.paragraphs.last().is_some_and(|p| !ends_sentence(&p.text))
+                && (line.size - body).abs() < 0.1 * body;
+            let p = if resumes { section.paragraphs.pop().expect("last") } else { Paragraph::default() };
+            para = Some((p, line.clone()));
+        }
+        let (p, prev) = para.as_mut().expect("paragraph");
+        add_line(p, line);
+        *prev = line.clone();
+    }
+    flush_para(&mut section, &mut para);
+    if let Some((c, _)) = caption.take() {
+        out.captions.push(c);
+    }
+    if !section.heading.is_empty() || !section.paragraphs.is_empty() {
+        out.sections.push(section);
+    }
+    out
+}
+
+/// Appends a line to a paragraph: its text (de-hyphenated), its page, and
+/// its raised ranges moved to their place in the paragraph.
+pub(crate) fn add_line(p: &mut Paragraph, line: &Line) {
+    let trimmed_start = line.text.len() - line.text.trim_start().len();
+    let text = line.text.trim();
+    let at = append_line(&mut p.text, text);
+    if p.page_starts.last().is_none_or(|(_, page)| *page != line.page) {
+        let offset = if p.page_starts.is_empty() { 0 } else { at };
+        p.page_starts.push((offset, line.page));
+    }
+    for &(a, b) in &line.raised {
+        let (a, b) = (a.saturating_sub(trimmed_start), b.saturating_sub(trimmed_start).min(text.len()));
+        if a < b && p.text.is_char_boundary(at + a) && p.text.is_char_boundary(at + b) {
+            p.raised.push((at + a, at + b));
+        }
+    }
+}

@@ -1,0 +1,457 @@
+//! The front matter of the first pages: the title (the largest text that is
+//! not a journal banner), the authors (the name lines between the title and
+//! the abstract), and the abstract (from its label to the first heading,
+//! keywords line or change of font size).
+
+use super::body::{heading_level, heading_name};
+use super::layout::Line;
+use super::text::append_line;
+
+/// What the front matter gave, and where the body starts (an index into the lines).
+#[derive(Debug, Default)]
+pub(crate) struct Front {
+    pub title: Option<String>,
+    pub authors: Vec<String>,
+    pub abstract_: Option<String>,
+    pub body_from: usize,
+}
+
+const BANNER: &[&str] = &[
+    "journal",
+    "proceedings",
+    "conference",
+    "vol.",
+    "volume",
+    "issn",
+    "arxiv",
+    "doi",
+    "http",
+    "www.",
+    "©",
+    "(c)",
+    "copyright",
+    "preprint",
+    "submitted",
+    "accepted",
+    "published",
+    "received",
+    "workshop",
+    "transactions",
+    "letters",
+    "press",
+    "elsevier",
+    "springer",
+    "ieee",
+    "acm",
+    "licen",
+    "open access",
+    "research article",
+    "original article",
+    "review article",
+    "downloaded",
+    "manuscript",
+    "pp.",
+    "page",
+];
+
+fn banner(s: &str) -> bool {
+    let l = s.to_lowercase();
+    BANNER.iter().any(|b| l.contains(b)) || l.chars().filter(|c| c.is_alphabetic()).count() < 4
+}
+
+/// The abstract's label at the start of a line, and the text after it.
+fn abstract_label(s: &str) -> Option<&str> {
+    let t = s.trim_start();
+    let squeezed: String = t.chars().take(20).filter(|c| !c.is_whitespace()).collect::<String>().to_lowercase();
+    for label in ["abstract", "summary"] {
+        if t.get(..label.len()).is_some_and(|h| h.eq_ignore_ascii_case(label)) {
+            let rest = &t[label.len()..];
+            if rest.is_empty() || rest.starts_with(|c: char| !c.is_alphanumeric()) {
+                let rest = rest
+                    .trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '.' | ':' | '—' | '–' | '-' | '|'));
+                return Some(rest);
+            }
+        }
+    }
+    // Spaced letters: "A B S T R A C T".
+    if squeezed == "abstract" {
+        return Some("");
+    }
+    None
+}
+
+/// A line that ends the abstract (keywords and classification lines).
+fn after_abstract(s: &str) -> bool {
+    let l = s.trim_start().to_lowercase();
+    [
+        "keywords",
+        "key words",
+        "index terms",
+        "ccs concepts",
+        "acm reference",
+        "general terms",
+        "categories and subject",
+        "subjects",
+        "introduction",
+        "1 introduction",
+        "1. introduction",
+        "i. introduction",
+        "mathematics subject",
+        "pacs",
+        "jel",
+        "©",
+        "copyright",
+    ]
+    .iter()
+    .any(|p| l.starts_with(p))
+}
+
+const NOT_NAME: &[&str] = &[
+    "university",
+    "universit",
+    "institute",
+    "institut",
+    "department",
+    "dept",
+    "laboratory",
+    "lab",
+    "labs",
+    "school",
+    "college",
+    "faculty",
+    "center",
+    "centre",
+    "inc",
+    "corp",
+    "corporation",
+    "research",
+    "hospital",
+    "academy",
+    "foundation",
+    "street",
+    "road",
+    "avenue",
+    "member",
+    "ieee",
+    "fellow",
+    "senior",
+    "student",
+    "anonymous",
+    "submission",
+    "authors",
+    "author",
+    "email",
+    "e-mail",
+    "abstract",
+    "group",
+    "division",
+    "program",
+    "sciences",
+    "science",
+    "engineering",
+    "technology",
+    "national",
+    "ltd",
+    "gmbh",
+    "company",
+    "usa",
+    "china",
+    "germany",
+    "france",
+    "japan",
+    "canada",
+    "italy",
+    "spain",
+    "uk",
+    "india",
+    "korea",
+    "australia",
+    "netherlands",
+    "switzerland",
+    "sweden",
+    "israel",
+    "brazil",
+    "russia",
+    "poland",
+    "the",
+    "of",
+    "for",
+    "in",
+    "on",
+    "with",
+    "to",
+    "we",
+    "is",
+    "are",
+    "this",
+    "paper",
+    "present",
+    "corresponding",
+    "equal",
+    "contribution",
+    "contributed",
+    "work",
+    "done",
+    "during",
+    "internship",
+    "at",
+    "via",
+    "using",
+    "analysis",
+    "model",
+    "models",
+    "data",
+    "review",
+    "under",
+    "study",
+];
+
+const PARTICLES: &[&str] = &[
+    "van", "de", "von", "der", "den", "da", "di", "la", "le", "du", "dos", "del", "della", "y", "bin", "al", "ter",
+    "zu",
+];
+
+/// One candidate name cleaned of marks, or nothing if it does not look like a name.
+fn as_name(raw: &str) -> Option<String> {
+    let cleaned: String = raw
+        .chars()
+        .map(|c| if c.is_alphabetic() || matches!(c, '.' | '-' | '\'' | '’' | ' ') { c } else { ' ' })
+        .collect();
+    let mut words: Vec<&str> = cleaned.split_whitespace().collect();
+    while words.first().is_some_and(|w| w.eq_ignore_ascii_case("and") || *w == "by" || *w == "By") {
+        words.remove(0);
+    }
+    while words.last().is_some_and(|w| w.eq_ignore_ascii_case("and")) {
+        words.pop();
+    }
+    if words.len() < 2 || words.len() > 5 {
+        return None;
+    }
+    let mut long = 0;
+    for w in &words {
+        let lower = w.to_lowercase();
+        let bare = lower.trim_matches(|c: char| !c.is_alphabetic());
+        if NOT_NAME.contains(&bare) {
+            return None;
+        }
+        if PARTICLES.contains(&bare) {
+            continue;
+        }
+        if !w.chars().next().is_some_and(char::is_uppercase) {
+            return None;
+        }
+        if w.chars().filter(|c| c.is_alphabetic()).count() >= 2 && !w.ends_with('.') {
+            long += 1;
+        }
+    }
+    if long == 0 {
+        return None;
+    }
+    // A name in capitals ("JOHN SMITH") is written in title case.
+    let all_caps = words.iter().all(|w| w.chars().filter(|c| c.is_alphabetic()).all(char::is_uppercase));
+    let words: Vec<String> = words
+        .iter()
+        .map(|w| {
+            if all_caps && w.chars().filter(|c| c.is_alphabetic()).count() > 1 {
+                let mut cs = w.chars();
+                let first = cs.next().map(|c| c.to_string()).unwrap_or_default();
+                first + &cs.as_str().to_lowercase()
+            } else {
+                w.to_string()
+            }
+        })
+        .collect();
+    Some(words.join(" "))
+}
+
+/// The names printed on one author line: split at wide gaps, commas,
+/// "and", ampersands and semicolons; raised marks (affiliation numbers) dropped.
+fn names_in(line: &Line) -> Vec<String> {
+    let mut text = String::new();
+    for (i, c) in line.text.char_indices() {
+        if line.raised.iter().any(|&(a, b)| i >= a && i < b) || line.wide.contains(&i) {
+            text.push(',');
+        } else {
+            text.push(c);
+        }
+    }
+    let text = text
+        .replace(" and ", ",")
+        .replace(" AND ", ",")
+        .replace('&', ",")
+        .replace(';', ",")
+        .replace('·', ",")
+        .replace('•', ",");
+    text.split(',').filter_map(as_name).collect()
+}
+
+fn email_or_affiliation(s: &str) -> bool {
+    s.contains('@') || s.contains("http") || s.contains('{') || s.chars().filter(|c| c.is_ascii_digit()).count() >= 5
+}
+
+/// Finds the front matter among the lines of the first pages.
+pub(crate) fn find(lines: &[Line], body: f32, info_title: Option<&str>) -> Front {
+    let mut front = Front::default();
+    let first_page = lines.first().map_or(1, |l| l.page);
+    // Title: the largest non-banner line of page 1 (page 2 when page 1 has
+    // none larger than the body text).
+    let mut title_at: Option<usize> = None;
+    for page in [first_page, first_page + 1] {
+        let mut best: Option<(usize, f32)> = None;
+        for (i, l) in lines.iter().enumerate().filter(|(_, l)| l.page == page).take(80) {
+            if banner(&l.text) || l.text.split_whitespace().count() < 1 {
+                continue;
+            }
+            if best.is_none_or(|(_, s)| l.size > s * 1.02) {
+                best = Some((i, l.size));
+            }
+        }
+        if let Some((i, s)) = best {
+            if s >= body * 1.15 {
+                title_at = Some(i);
+                break;
+            }
+        }
+    }
+    let mut after_title = 0;
+    if let Some(t) = title_at {
+        let size = lines[t].size;
+        let same = |l: &Line| (l.size - size).abs() <= size * 0.06 && l.page == lines[t].page;
+        let mut a = t;
+        while a > 0 && same(&lines[a - 1]) && lines[a - 1].y - lines[a].y < size * 2.2 && !banner(&lines[a - 1].text) {
+            a -= 1;
+        }
+        let mut b = t;
+        while b + 1 < lines.len()
+            && same(&lines[b + 1])
+            && lines[b].y - lines[b + 1].y < size * 2.2
+            && lines[b].y > lines[b + 1].y
+        {
+            b += 1;
+        }
+        let mut title = String::new();
+        for l in &lines[a..=b] {
+            append_line(&mut title, l.text.trim());
+        }
+        front.title = Some(title);
+        after_title = b + 1;
+    } else if let Some(t) = info_title.filter(|t| {
+        t.split_whitespace().count() >= 3
+            && !t.contains(".dvi")
+            && !t.contains(".doc")
+            && !t.to_lowercase().contains("microsoft")
+    }) {
+        front.title = Some(t.to_string());
+    } else if let Some((i, l)) =
+        lines.iter().enumerate().take(40).find(|(_, l)| l.text.split_whitespace().count() >= 4 && !banner(&l.text))
+    {
+        front.title = Some(l.text.trim().to_string());
+        after_title = i + 1;
+    }
+    // The abstract: its label, to a heading, keywords, or a change of size.
+    let page_limit = lines.get(after_title).map_or(first_page, |l| l.page) + 1;
+    let label = lines
+        .iter()
+        .enumerate()
+        .skip(after_title)
+        .take_while(|(_, l)| l.page <= page_limit)
+        .find(|(_, l)| abstract_label(&l.text).is_some())
+        .map(|(i, _)| i);
+    let body_from;
+    if let Some(a) = label {
+        let rest = abstract_label(&lines[a].text).unwrap_or("");
+        let mut text = String::new();
+        let mut size = None;
+        if !rest.is_empty() {
+            append_line(&mut text, rest);
+            size = Some(lines[a].size);
+        }
+        let mut end = a + 1;
+        while end < lines.len() {
+            let l = &lines[end];
+            if after_abstract(&l.text) || heading_level(l, body, false).is_some_and(|_| !text.is_empty()) {
+                break;
+            }
+            if let Some(s) = size {
+                if (l.size - s).abs() > 0.08 * s
+                    || l.page != lines[a].page
+                        && end > a + 1
+                        && !text.is_empty()
+                        && l.page > lines[end - 1].page
+                        && super::body::ends_sentence(&text)
+                {
+                    break;
+                }
+            } else {
+                size = Some(l.size);
+            }
+            append_line(&mut text, l.text.trim());
+            end += 1;
+            if text.len() > 6000 {
+                break;
+            }
+        }
+        // A keywords line ends the front matter too.
+        while end < lines.len() && after_abstract(&lines[end].text) && heading_level(&lines[end], body, false).is_none()
+        {
+            end += 1;
+        }
+        if !text.trim().is_empty() {
+            front.abstract_ = Some(text.trim().to_string());
+        }
+        body_from = end;
+        front.authors = author_lines(&lines[after_title.min(a)..a]);
+    } else {
+        // No label: the author lines run to the first heading or long paragraph.
+        let mut end = after_title;
+        while end < lines.len() && end < after_title + 30 {
+            let l = &lines[end];
+            if heading_level(l, body, false).is_some() || l.text.split_whitespace().count() > 14 {
+                break;
+            }
+            end += 1;
+        }
+        front.authors = author_lines(&lines[after_title.min(end)..end]);
+        body_from = end;
+    }
+    if front.title.is_some() && heading_name(front.title.as_deref().unwrap_or("")) == "abstract" {
+        front.title = None;
+    }
+    front.body_from = body_from;
+    front
+}
+
+fn author_lines(lines: &[Line]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for l in lines {
+        if email_or_affiliation(&l.text) || l.text.split_whitespace().count() > 16 {
+            continue;
+        }
+        for n in names_in(l) {
+            if !out.contains(&n) {
+                out.push(n);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names() {
+        assert_eq!(as_name(" Jane van der Berg1,*"), Some("Jane van der Berg".into()));
+        assert_eq!(as_name("Department of Physics"), None);
+        assert_eq!(as_name("JOHN SMITH"), Some("John Smith".into()));
+        assert_eq!(as_name("Member, IEEE"), None);
+    }
+
+    #[test]
+    fn labels() {
+        assert_eq!(abstract_label("Abstract—Demand response"), Some("Demand response"));
+        assert_eq!(abstract_label("A B S T R A C T"), Some(""));
+        assert_eq!(abstract_label("Abstraction layers"), None);
+    }
+}

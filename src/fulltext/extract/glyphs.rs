@@ -1,0 +1,141 @@
+//! The glyphs of each page with their positions and sizes, as the
+//! `pdf-extract` crate's content-stream interpreter shows them (one call per
+//! character, with its text rendering matrix and advance).
+
+use std::time::Instant;
+
+use pdf_extract::{MediaBox, OutputDev, OutputError, Transform};
+
+/// One character as printed: baseline origin in PDF units (y grows upwards),
+/// the effective font size, and the advance width.
+#[derive(Debug, Clone)]
+pub(crate) struct Glyph {
+    pub x: f32,
+    pub y: f32,
+    pub size: f32,
+    pub adv: f32,
+    pub text: String,
+}
+
+/// One page's glyphs in content-stream order, upright text only; text set
+/// at an angle (the arXiv stamp in the margin, rotated table headers) is
+/// kept apart in `rotated`.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Page {
+    pub number: u32,
+    pub x0: f32,
+    pub y0: f32,
+    pub x1: f32,
+    pub y1: f32,
+    pub glyphs: Vec<Glyph>,
+    pub rotated: String,
+}
+
+/// The most glyphs one file may yield (a content stream that repeats text
+/// for ever is cut here, with [`Stop::Glyphs`]).
+pub(crate) const MAX_GLYPHS: usize = 20_000_000;
+
+/// Why the collector asked the interpreter to stop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stop {
+    Deadline,
+    Glyphs,
+}
+
+pub(crate) struct Collector {
+    pub pages: Vec<Page>,
+    pub deadline: Instant,
+    pub total: usize,
+    pub stop: Option<Stop>,
+}
+
+impl Collector {
+    pub fn new(deadline: Instant) -> Collector {
+        Collector { pages: Vec::new(), deadline, total: 0, stop: None }
+    }
+
+    fn halt(&mut self, why: Stop) -> OutputError {
+        self.stop = Some(why);
+        OutputError::IoError(std::io::Error::other("stopped"))
+    }
+}
+
+impl OutputDev for Collector {
+    fn begin_page(
+        &mut self,
+        number: u32,
+        media: &MediaBox,
+        _art: Option<(f64, f64, f64, f64)>,
+    ) -> Result<(), OutputError> {
+        if Instant::now() > self.deadline {
+            return Err(self.halt(Stop::Deadline));
+        }
+        self.pages.push(Page {
+            number,
+            x0: media.llx.min(media.urx) as f32,
+            y0: media.lly.min(media.ury) as f32,
+            x1: media.llx.max(media.urx) as f32,
+            y1: media.lly.max(media.ury) as f32,
+            ..Page::default()
+        });
+        Ok(())
+    }
+
+    fn end_page(&mut self) -> Result<(), OutputError> {
+        Ok(())
+    }
+
+    fn output_character(
+        &mut self,
+        trm: &Transform,
+        width: f64,
+        _spacing: f64,
+        font_size: f64,
+        text: &str,
+    ) -> Result<(), OutputError> {
+        self.total += 1;
+        if self.total % 4096 == 0 && Instant::now() > self.deadline {
+            return Err(self.halt(Stop::Deadline));
+        }
+        if self.total > MAX_GLYPHS {
+            return Err(self.halt(Stop::Glyphs));
+        }
+        let Some(page) = self.pages.last_mut() else { return Ok(()) };
+        let (vx, vy) = (font_size * (trm.m11 + trm.m21), font_size * (trm.m12 + trm.m22));
+        let size = (vx * vy).abs().sqrt();
+        if !size.is_finite() || !trm.m31.is_finite() || !trm.m32.is_finite() || !width.is_finite() {
+            return Ok(());
+        }
+        // Upright: the x axis of the text runs along the page's x axis.
+        let upright = trm.m11 > 0.0 && trm.m12.abs() <= trm.m11 * 0.2 && trm.m22 > 0.0;
+        if !upright {
+            if page.rotated.len() < 4096 {
+                page.rotated.push_str(text);
+            }
+            return Ok(());
+        }
+        if size < 0.5 || size > 500.0 {
+            return Ok(());
+        }
+        page.glyphs.push(Glyph {
+            x: trm.m31 as f32,
+            y: trm.m32 as f32,
+            size: size as f32,
+            adv: (width * size) as f32,
+            text: text.to_string(),
+        });
+        Ok(())
+    }
+
+    fn begin_word(&mut self) -> Result<(), OutputError> {
+        Ok(())
+    }
+
+    fn end_word(&mut self) -> Result<(), OutputError> {
+        Ok(())
+    }
+
+    fn end_line(&mut self) -> Result<(), OutputError> {
+        Ok(())
+    }
+}

@@ -1,0 +1,201 @@
+//! The reader on small PDFs the tests write themselves (Helvetica, placed
+//! text), on hostile ones, and on the dev set's real papers when present.
+
+use super::super::{Limits, PdfError};
+use super::read;
+
+/// One piece of text: x, y (baseline), size, text.
+type Run<'a> = (f32, f32, f32, &'a str);
+
+/// A minimal PDF: one page per list of runs, the base-14 Helvetica font,
+/// a correct cross-reference table.
+pub(crate) fn make_pdf(pages: &[Vec<Run<'_>>]) -> Vec<u8> {
+    let mut objects: Vec<String> = Vec::new();
+    let n = pages.len();
+    // 1: catalog, 2: pages, 3: font, then per page: page, content.
+    objects.push("<< /Type /Catalog /Pages 2 0 R >>".into());
+    let kids: Vec<String> = (0..n).map(|i| format!("{} 0 R", 4 + 2 * i)).collect();
+    objects.push(format!("<< /Type /Pages /Kids [{}] /Count {n} >>", kids.join(" ")));
+    objects.push("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>".into());
+    for (i, runs) in pages.iter().enumerate() {
+        let mut content = String::new();
+        for (x, y, size, text) in runs {
+            let escaped = text.replace('\\', "\\\\").replace('(', "\\(").replace(')', "\\)");
+            content.push_str(&format!("BT /F1 {size} Tf 1 0 0 1 {x} {y} Tm ({escaped}) Tj ET\n"));
+        }
+        objects.push(format!("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents {} 0 R >>", 5 + 2 * i));
+        objects.push(format!("<< /Length {} >>\nstream\n{content}endstream", content.len()));
+    }
+    let mut out = b"%PDF-1.4\n".to_vec();
+    let mut offsets = Vec::new();
+    for (i, o) in objects.iter().enumerate() {
+        offsets.push(out.len());
+        out.extend_from_slice(format!("{} 0 obj\n{o}\nendobj\n", i + 1).as_bytes());
+    }
+    let xref = out.len();
+    out.extend_from_slice(format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes());
+    for off in offsets {
+        out.extend_from_slice(format!("{off:010} 00000 n \n").as_bytes());
+    }
+    out.extend_from_slice(
+        format!("trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n", objects.len() + 1).as_bytes(),
+    );
+    out
+}
+
+/// Lines of running text for a column at `x`, from `y` down.
+fn column<'a>(x: f32, y: f32, lines: &[&'a str]) -> Vec<Run<'a>> {
+    lines.iter().enumerate().map(|(i, t)| (x, y - 12.0 * i as f32, 10.0, *t)).collect()
+}
+
+fn paper() -> Vec<u8> {
+    let mut p1: Vec<Run<'_>> = vec![
+        (150.0, 720.0, 18.0, "Reading Papers in Two Columns"),
+        (220.0, 695.0, 11.0, "Jane Doe, John Smith"),
+        (200.0, 680.0, 9.0, "Department of Physics, Some University"),
+    ];
+    p1.extend(column(60.0, 640.0, &["Abstract", "We read a paper set in two", "columns and find its parts."]));
+    p1.extend(column(
+        60.0,
+        590.0,
+        &[
+            "1 Introduction",
+            "The left column comes first",
+            "and then the right one. This",
+            "sentence is split by a hyphen-",
+            "ation at the line end.",
+        ],
+    ));
+    p1.extend(column(
+        320.0,
+        640.0,
+        &[
+            "The right column follows the",
+            "left column in reading order.",
+            "More text of the body here",
+            "so that the page has lines.",
+            "Figure 1: A caption of a figure.",
+            "",
+            "2 Results",
+            "The results are good and we",
+            "report them in this section.",
+            "References",
+            "[1] A. Author. A first title.",
+            "In Proc. of X, 2019.",
+            "[2] B. Author. A second title.",
+            "Journal of Y, 2020.",
+        ],
+    ));
+    p1.push((300.0, 40.0, 9.0, "1"));
+    make_pdf(&[p1])
+}
+
+#[test]
+fn two_columns_front_matter_sections_captions_references() {
+    let doc = read(&paper(), &Limits::default()).expect("reads");
+    assert_eq!(doc.pages, 1);
+    assert_eq!(doc.title.as_deref(), Some("Reading Papers in Two Columns"));
+    assert_eq!(doc.authors, vec!["Jane Doe".to_string(), "John Smith".to_string()]);
+    assert_eq!(doc.abstract_.as_deref(), Some("We read a paper set in two columns and find its parts."));
+    let headings: Vec<&str> = doc.sections.iter().map(|s| s.heading.as_str()).collect();
+    assert_eq!(headings, vec!["1 Introduction", "2 Results"]);
+    let intro = &doc.sections[0].paragraphs[0].text;
+    assert!(intro.starts_with("The left column comes first and then the right one."), "{intro}");
+    assert!(intro.contains("hyphenation at the line end. The right column follows"), "{intro}");
+    assert_eq!(doc.captions.len(), 1);
+    assert_eq!(doc.captions[0].text, "Figure 1: A caption of a figure.");
+    assert_eq!(doc.references.len(), 2);
+    assert_eq!(doc.references[0].label.as_deref(), Some("1"));
+    assert_eq!(doc.references[0].raw, "A. Author. A first title. In Proc. of X, 2019.");
+    // The page number at the foot is not text of the body.
+    assert!(doc.sections.iter().flat_map(|s| &s.paragraphs).all(|p| p.text.trim() != "1"));
+}
+
+#[test]
+fn running_headers_are_removed_and_pages_kept() {
+    let body = ["Some running text of the body that goes on", "for a while and ends here."];
+    let mut pages = Vec::new();
+    for i in 0..4 {
+        let mut p: Vec<Run<'_>> = vec![(200.0, 760.0, 8.0, "Journal of Examples, Vol. 3")];
+        p.extend(column(72.0, 600.0, &body));
+        p.push((300.0, 40.0, 8.0, ["1", "2", "3", "4"][i]));
+        pages.push(p);
+    }
+    let doc = read(&make_pdf(&pages), &Limits::default()).expect("reads");
+    assert_eq!(doc.pages, 4);
+    let text: Vec<&str> = doc.sections.iter().flat_map(|s| &s.paragraphs).map(|p| p.text.as_str()).collect();
+    assert!(text.iter().all(|t| !t.contains("Journal of Examples")), "{text:?}");
+    let pages: Vec<u32> =
+        doc.sections.iter().flat_map(|s| &s.paragraphs).flat_map(|p| p.page_starts.iter().map(|x| x.1)).collect();
+    assert!(pages.contains(&4), "{pages:?}");
+}
+
+#[test]
+fn a_page_without_text_says_so() {
+    let doc = read(&make_pdf(&[vec![]]), &Limits::default()).expect("reads");
+    assert!(doc.notes.iter().any(|n| n.contains("no text layer")), "{:?}", doc.notes);
+}
+
+#[test]
+fn pages_past_the_limit_are_not_read() {
+    let pages: Vec<Vec<Run<'_>>> = (0..3).map(|_| column(72.0, 700.0, &["A line of text on this page."])).collect();
+    let limits = Limits { max_pages: 2, ..Limits::default() };
+    let doc = read(&make_pdf(&pages), &limits).expect("reads");
+    assert_eq!(doc.pages, 3);
+    assert!(doc.notes.iter().any(|n| n.contains("first 2 pages")), "{:?}", doc.notes);
+}
+
+#[test]
+fn bad_files_are_errors_not_panics() {
+    assert!(matches!(read(b"hello", &Limits::default()), Err(PdfError::Corrupt(_))));
+    assert!(matches!(read(b"%PDF-1.4\n garbage", &Limits::default()), Err(PdfError::Corrupt(_))));
+    let whole = paper();
+    for cut in [20, whole.len() / 3, whole.len() / 2, whole.len() - 30] {
+        // Truncated: an error or what could be read, never a panic.
+        let _ = read(&whole[..cut], &Limits::default());
+    }
+    let big = Limits { max_file_bytes: 100, ..Limits::default() };
+    assert!(matches!(read(&whole, &big), Err(PdfError::Limit(_))));
+}
+
+#[test]
+fn an_encrypted_file_is_a_note() {
+    let mut pdf = paper();
+    let text = String::from_utf8_lossy(&pdf).into_owned();
+    let trailer = text.rfind("/Root 1 0 R").expect("trailer");
+    let patched = format!(
+        "{}/Root 1 0 R /Encrypt << /Filter /Standard /V 2 /R 3 /Length 128 /O (0123456789abcdef0123456789abcdef) /U (0123456789abcdef0123456789abcdef) /P -4 >> /ID [<00112233445566778899aabbccddeeff> <00112233445566778899aabbccddeeff>]{}",
+        &text[..trailer],
+        &text[trailer + "/Root 1 0 R".len()..]
+    );
+    pdf = patched.into_bytes();
+    let doc = read(&pdf, &Limits::default()).expect("a document with a note");
+    assert!(doc.notes.iter().any(|n| n.starts_with("encrypted")), "{:?}", doc.notes);
+}
+
+/// The dev set's papers, when ../shared is there: each reads, has its
+/// gold page count, a title and some body text.
+#[test]
+fn dev_pdfs_read() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/pdfs");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        eprintln!("skipped: {} is absent", dir.display());
+        return;
+    };
+    let mut n = 0;
+    for e in entries.flatten() {
+        let path = e.path();
+        if path.extension().and_then(|x| x.to_str()) != Some("pdf") {
+            continue;
+        }
+        let bytes = std::fs::read(&path).expect("read");
+        let doc = read(&bytes, &Limits::default()).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert!(doc.pages > 0, "{}", path.display());
+        assert!(doc.title.is_some(), "{}: no title", path.display());
+        let words: usize =
+            doc.sections.iter().flat_map(|s| &s.paragraphs).map(|p| p.text.split_whitespace().count()).sum();
+        assert!(words > 500, "{}: {words} words", path.display());
+        n += 1;
+    }
+    assert!(n >= 30, "{n} PDFs");
+}
