@@ -9,23 +9,17 @@
 //! (the context keeps its markers, the gold drops them); the best such
 //! context by that recall is the one judged. It is *linked* when every gold
 //! `ref_title` is cited by that context: an entry cited is the gold
-//! reference when its parsed title has a [`ratio`] of at least 0.9 with the
+//! reference when its parsed title has a `fuzzy::ratio` of at least 0.9 with the
 //! gold title, or the gold title is found in its raw text (a style that
 //! prints the title where the parser missed it), or — for an entry with no
 //! title printed (the physics style) — it holds the gold reference's
 //! position in a reference list of the gold's length.
 
-use super::refs::{GoldRef, SAME_TITLE, in_text, ratio};
+use super::fuzzy::{normalise as normalize, ratio};
+use super::refs::{GoldRef, SAME_TITLE, in_text};
 use crate::fulltext::Document;
-use crate::paper::title::normalize;
+use serde::Serialize;
 use std::collections::HashSet;
-
-/// One gold citation context.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct GoldContext {
-    pub sentence: String,
-    pub ref_titles: Vec<String>,
-}
 
 /// Counts over one document (add them up over a set).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -45,15 +39,82 @@ impl ContextFigures {
     }
 }
 
+/// The pooled figures of the reference fields and the contexts over a set
+/// of papers, from each paper's [`extras`] (`PaperScore::extra`).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct CitationSummary {
+    /// Reference titles found in the raw entry text (the text anchor), over papers.
+    pub reference_title_raw: Option<(f64, usize)>,
+    /// Years of the entries whose title matched, equal to the gold's.
+    pub reference_year_exact: Option<(f64, usize)>,
+    /// Printed DOIs parsed exactly.
+    pub reference_doi_exact: Option<(f64, usize)>,
+    /// Gold context sentences found.
+    pub contexts_found: Option<(f64, usize)>,
+    /// Gold context sentences found and linked to every cited reference.
+    pub contexts_linked: Option<(f64, usize)>,
+}
+
+/// One paper's counts as `PaperScore::extra` entries.
+pub fn extras(refs: Option<&super::refs::RefFigures>, contexts: Option<&ContextFigures>) -> Vec<(String, f64)> {
+    let mut out = Vec::new();
+    if let Some(r) = refs {
+        for (name, n) in [
+            ("reference_titles", r.titles),
+            ("reference_titles_raw", r.titles_raw),
+            ("reference_years", r.years),
+            ("reference_years_exact", r.years_exact),
+            ("reference_dois_printed", r.dois_printed),
+            ("reference_dois_exact", r.dois_exact),
+        ] {
+            out.push((name.to_string(), n as f64));
+        }
+    }
+    if let Some(c) = contexts {
+        for (name, n) in [("contexts_gold", c.gold), ("contexts_found", c.found), ("contexts_linked", c.linked)] {
+            out.push((name.to_string(), n as f64));
+        }
+    }
+    out
+}
+
+impl CitationSummary {
+    /// Pools the counts of `papers` (hits over totals; the papers that have the total).
+    pub fn pool<'a>(papers: impl Iterator<Item = &'a [(String, f64)]> + Clone) -> CitationSummary {
+        let pooled = |hit: &str, all: &str| -> Option<(f64, usize)> {
+            let get = |e: &[(String, f64)], k: &str| e.iter().find(|(n, _)| n == k).map(|(_, v)| *v);
+            let (mut h, mut a, mut n) = (0.0, 0.0, 0);
+            for e in papers.clone() {
+                if let (Some(x), Some(y)) = (get(e, hit), get(e, all)) {
+                    if y > 0.0 {
+                        h += x;
+                        a += y;
+                        n += 1;
+                    }
+                }
+            }
+            (a > 0.0).then(|| (h / a, n))
+        };
+        CitationSummary {
+            reference_title_raw: pooled("reference_titles_raw", "reference_titles"),
+            reference_year_exact: pooled("reference_years_exact", "reference_years"),
+            reference_doi_exact: pooled("reference_dois_exact", "reference_dois_printed"),
+            contexts_found: pooled("contexts_found", "contexts_gold"),
+            contexts_linked: pooled("contexts_linked", "contexts_gold"),
+        }
+    }
+}
+
 /// Found recall of the context words: at least this share of the gold
 /// sentence's words.
 const RECALL: f64 = 0.8;
 /// And at least this share of the context's distinct words in the gold.
 const PRECISION: f64 = 0.5;
 
-/// The figures of `doc`'s citation contexts against `gold`; `gold_refs` is
+/// The figures of `doc`'s citation contexts against `gold` (each sentence
+/// with its cited titles); `gold_refs` is
 /// the gold reference list (titles for linking, its length for position).
-pub fn citation_contexts(doc: &Document, gold: &[GoldContext], gold_refs: &[GoldRef]) -> ContextFigures {
+pub fn citation_contexts(doc: &Document, gold: &[(String, Vec<String>)], gold_refs: &[GoldRef]) -> ContextFigures {
     let contexts: Vec<(HashSet<String>, &[usize])> = doc
         .contexts
         .iter()
@@ -78,10 +139,9 @@ pub fn citation_contexts(doc: &Document, gold: &[GoldContext], gold_refs: &[Gold
         parsed.is_none() && same_length && gold_titles.get(entry).is_some_and(|g| ratio(g, title) >= SAME_TITLE)
     };
     let mut out = ContextFigures::default();
-    for g in gold {
+    for (sentence, ref_titles) in gold {
         out.gold += 1;
-        let words: Vec<String> =
-            normalize(&g.sentence).split(' ').filter(|w| !w.is_empty()).map(str::to_string).collect();
+        let words: Vec<String> = normalize(sentence).split(' ').filter(|w| !w.is_empty()).map(str::to_string).collect();
         if words.is_empty() {
             continue;
         }
@@ -97,7 +157,7 @@ pub fn citation_contexts(doc: &Document, gold: &[GoldContext], gold_refs: &[Gold
             .max_by(|a, b| a.0.total_cmp(&b.0));
         let Some((_, cited)) = best else { continue };
         out.found += 1;
-        let linked = g.ref_titles.iter().all(|t| {
+        let linked = ref_titles.iter().all(|t| {
             let t = normalize(t);
             cited.iter().any(|&e| is_gold(e, &t))
         });
@@ -154,9 +214,9 @@ mod tests {
             },
         ];
         let gold = [
-            GoldContext { sentence: "Emergency demand response is utilized when there is insufficient supply of power.".into(), ref_titles: vec!["Optimal Scheduling of Demand Response Events for Electric Utilities".into()] },
-            GoldContext { sentence: "In , an event-based demand response algorithm has been used.".into(), ref_titles: vec!["Demand Response for Operational Life Extension and Efficient Capacity Utilization of Power Transformers During Contingencies".into()] },
-            GoldContext { sentence: "A sentence the document does not have at all.".into(), ref_titles: vec![] },
+            ("Emergency demand response is utilized when there is insufficient supply of power.".to_string(), vec!["Optimal Scheduling of Demand Response Events for Electric Utilities".to_string()]),
+            ("In , an event-based demand response algorithm has been used.".to_string(), vec!["Demand Response for Operational Life Extension and Efficient Capacity Utilization of Power Transformers During Contingencies".to_string()]),
+            ("A sentence the document does not have at all.".to_string(), vec![]),
         ];
         let f = citation_contexts(&doc, &gold, &[]);
         assert_eq!(f, ContextFigures { gold: 3, found: 2, linked: 1 });

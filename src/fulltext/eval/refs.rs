@@ -4,16 +4,16 @@
 //! is printed.
 //!
 //! Rules (those of the dev set's pdftotext anchor, `../shared/data/pdfs/README.md`):
-//! titles are compared after [`normalize`] (diacritics off, lowercase,
+//! titles are compared after `fuzzy::normalise` (diacritics off, lowercase,
 //! punctuation to spaces); a gold title shorter than 8 normalised
 //! characters is not counted; a gold title is found when some parsed title
-//! has a [`ratio`] of at least 0.9 with it (raw text: when some window of
+//! has a `fuzzy::ratio` (difflib's) of at least 0.9 with it (raw text: when some window of
 //! the entries' text has). A gold DOI counts as printed when it appears,
 //! lowercase and with whitespace removed, in the entries' raw text; it is
 //! exact when some entry's parsed DOI equals it.
 
+use super::fuzzy::{normalise as normalize, ratio};
 use crate::fulltext::Document;
-use crate::paper::title::normalize;
 
 /// One gold reference: the fields the dev set's gold gives.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -54,7 +54,7 @@ impl RefFigures {
     }
 }
 
-/// The threshold of [`ratio`] at which two titles are the same.
+/// The threshold of `fuzzy::ratio` at which two titles are the same.
 pub const SAME_TITLE: f64 = 0.9;
 
 /// The figures of `doc`'s parsed references against `gold`.
@@ -104,7 +104,7 @@ pub fn reference_fields(doc: &Document, gold: &[GoldRef]) -> RefFigures {
 
 /// Whether some window of `words` (as many words as `title`, give or take
 /// two, starting at or up to two words before one of the title's first
-/// three words) has a [`ratio`]
+/// three words) has a `fuzzy::ratio`
 /// of at least [`SAME_TITLE`] with `title`.
 pub(crate) fn in_text(words: &[&str], title: &str) -> bool {
     let title_words: Vec<&str> = title.split(' ').collect();
@@ -128,44 +128,10 @@ pub(crate) fn in_text(words: &[&str], title: &str) -> bool {
     false
 }
 
-/// Similarity of two strings in [0, 1]: twice the longest common
-/// subsequence of their characters over their total length (the measure
-/// difflib's `ratio` approximates). Strings over 600 characters compare by
-/// their first 600.
-pub fn ratio(a: &str, b: &str) -> f64 {
-    let a: Vec<char> = a.chars().take(600).collect();
-    let b: Vec<char> = b.chars().take(600).collect();
-    let total = a.len() + b.len();
-    if total == 0 {
-        return 1.0;
-    }
-    2.0 * lcs(&a, &b) as f64 / total as f64
-}
-
-fn lcs(a: &[char], b: &[char]) -> usize {
-    let mut prev = vec![0usize; b.len() + 1];
-    let mut cur = vec![0usize; b.len() + 1];
-    for &ca in a {
-        for (j, &cb) in b.iter().enumerate() {
-            cur[j + 1] = if ca == cb { prev[j] + 1 } else { cur[j].max(prev[j + 1]) };
-        }
-        std::mem::swap(&mut prev, &mut cur);
-    }
-    prev[b.len()]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::fulltext::{Reference, refs};
-
-    #[test]
-    fn ratio_is_an_lcs_share() {
-        assert_eq!(ratio("abc", "abc"), 1.0);
-        assert_eq!(ratio("", ""), 1.0);
-        assert!((ratio("abcd", "abxd") - 0.75).abs() < 1e-9);
-        assert_eq!(ratio("abc", ""), 0.0);
-    }
 
     #[test]
     fn titles_years_and_dois_counted() {
