@@ -73,5 +73,11 @@ fn table(r: &Report, out: &mut dyn Write) -> anyhow::Result<()> {
     writeln!(out, "{}", line("reference-title recall (parsed)", s.reference_title_recall, "   target >= 0.90"))?;
     writeln!(out, "{}", line("DOI exact where printed", s.doi, ""))?;
     writeln!(out, "{}", line("page count", s.pages, ""))?;
+    let c = &s.citations;
+    writeln!(out, "{}", line("reference titles in raw entry text", c.reference_title_raw, "   (pdftotext: 0.897)"))?;
+    writeln!(out, "{}", line("reference year (title matched)", c.reference_year_exact, ""))?;
+    writeln!(out, "{}", line("reference DOI exact where printed", c.reference_doi_exact, ""))?;
+    writeln!(out, "{}", line("citation contexts found", c.contexts_found, ""))?;
+    writeln!(out, "{}", line("citation contexts found + linked", c.contexts_linked, "   target >= 0.80"))?;
     Ok(())
 }

@@ -101,7 +101,7 @@ pub(super) fn find(text: &str, raised: &[(usize, usize)]) -> Vec<Marker> {
         let items: Vec<AuthorYear> = years
             .as_str()
             .split([',', ';'])
-            .filter_map(|y| year_and_suffix(y))
+            .filter_map(year_and_suffix)
             .map(|(year, suffix)| AuthorYear {
                 surname: name.as_str().to_string(),
                 second: second.clone(),
@@ -184,7 +184,7 @@ fn raised_is_citation(text: &str, start: usize) -> bool {
     }
     let letters = word.chars().filter(|c| c.is_alphabetic()).count();
     let math = word.chars().any(|c| c.is_ascii_digit() || matches!(c, '=' | '+' | '^' | '_' | '(' | '/' | '*'));
-    letters >= 2 && !math || word.ends_with(['.', ',', ')', ']', ';', ':']) && !math
+    !math && (letters >= 2 || word.ends_with(['.', ',', ')', ']', ';', ':']))
 }
 
 /// The numbers of a list (`3–5, 9` -> 3, 4, 5, 9), `None` when a range is

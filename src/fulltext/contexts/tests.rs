@@ -142,8 +142,13 @@ mod arbitrary {
     use super::*;
     use proptest::prelude::*;
 
+    /// `PROPTEST_CASES` for a longer run, else 2000.
+    fn cases(default: u32) -> u32 {
+        std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(default)
+    }
+
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+        #![proptest_config(ProptestConfig { cases: cases(2000), ..ProptestConfig::default() })]
 
         #[test]
         fn any_body_gives_valid_contexts(

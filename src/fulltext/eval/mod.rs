@@ -10,7 +10,9 @@
 //! by a parsed title with [`fuzzy::ratio`] >= 0.9); DOI exact; page count.
 //! A further metric (citation contexts) plugs in at [`PaperScore::extra`].
 
+pub mod contexts;
 pub mod fuzzy;
+pub mod refs;
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -35,6 +37,8 @@ pub struct GoldPaper {
     pub reference_titles: Option<Vec<Option<String>>>,
     /// `(sentence, cited titles)` for the citation-context metric.
     pub citation_contexts: Vec<(String, Vec<String>)>,
+    /// The gold reference list with years and DOIs (the reference-field figures).
+    pub references: Vec<refs::GoldRef>,
     pub pages: Option<u32>,
     pub independent: Vec<String>,
 }
@@ -89,6 +93,19 @@ pub fn read_gold(path: &Path) -> anyhow::Result<Vec<GoldPaper>> {
                         .collect()
                 })
                 .unwrap_or_default(),
+            references: v
+                .get("references")
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .map(|r| refs::GoldRef {
+                            title: r.get("title").and_then(Value::as_str).unwrap_or("").to_string(),
+                            year: r.get("year").and_then(Value::as_i64).and_then(|y| i32::try_from(y).ok()),
+                            doi: r.get("doi").and_then(Value::as_str).map(str::to_string),
+                        })
+                        .collect()
+                })
+                .unwrap_or_default(),
             pages: v.get("pages").and_then(Value::as_u64).map(|n| n as u32),
             independent: strings(v.get("independent_fields")),
         });
@@ -134,6 +151,8 @@ pub struct Summary {
     pub reference_title_recall: Option<(f64, usize)>,
     pub doi: Option<(f64, usize)>,
     pub pages: Option<(f64, usize)>,
+    /// Reference fields and citation contexts, pooled.
+    pub citations: contexts::CitationSummary,
 }
 
 #[derive(Debug, Clone, Default, Serialize)]
@@ -262,8 +281,12 @@ pub fn score(gold: &GoldPaper, doc: &Document) -> PaperScore {
     if let Some(p) = gold.pages {
         s.pages = Some(doc.pages == p);
     }
-    // Hook: the citation-context metric (refs engineer) adds its figure to
-    // `s.extra` here, from `gold.citation_contexts` and `doc.contexts`.
+    // The reference fields and the citation contexts (src/fulltext/eval/{refs,contexts}.rs).
+    let ref_figures = (gold.scores("references") && !gold.references.is_empty())
+        .then(|| refs::reference_fields(doc, &gold.references));
+    let context_figures = (!gold.citation_contexts.is_empty())
+        .then(|| contexts::citation_contexts(doc, &gold.citation_contexts, &gold.references));
+    s.extra = contexts::extras(ref_figures.as_ref(), context_figures.as_ref());
     s
 }
 
@@ -293,6 +316,7 @@ pub fn summarise(papers: &[PaperScore]) -> Summary {
         reference_title_recall: (all > 0).then(|| (hit as f64 / all as f64, n_ref)),
         doi: mean(papers, |p| p.doi, b),
         pages: mean(papers, |p| p.pages, b),
+        citations: contexts::CitationSummary::pool(papers.iter().map(|p| p.extra.as_slice())),
     }
 }
 

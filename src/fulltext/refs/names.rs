@@ -145,6 +145,8 @@ struct Person {
     has_initials: bool,
     /// An inverted surname ("Baptiste,") waiting for its initials.
     awaiting_initials: bool,
+    /// Written "Last, F." (the initials came after the surname).
+    inverted: bool,
 }
 
 /// Reads the author list at the start of `text`.
@@ -307,8 +309,14 @@ fn classify(word: &str, first_of_name: bool) -> Option<Kind> {
         // "A" alone and with no period starts titles ("A new look").
         return Some(Kind::Initials);
     }
-    if !first.is_uppercase() {
+    if !first.is_uppercase() || word.ends_with("'s") || word.ends_with("’s") {
         return None;
+    }
+    // An initial glued to the surname by the extractor: "C.Arpaci-Dusseau".
+    if let Some((initials, rest)) = word.rsplit_once('.') {
+        if is_initials(initials) && classify(rest, false) == Some(Kind::Word) {
+            return Some(Kind::Word);
+        }
     }
     if first_of_name && TITLE_WORDS.contains(&word) {
         return None;
@@ -367,6 +375,7 @@ fn finish(people: &mut Vec<Person>, chunk: &[Tok]) -> bool {
                 prev.words = words;
                 prev.has_initials = true;
                 prev.awaiting_initials = false;
+                prev.inverted = true;
                 return true;
             }
             _ => return false,
@@ -388,10 +397,28 @@ fn finish(people: &mut Vec<Person>, chunk: &[Tok]) -> bool {
         None => chunk.iter().map(with_period).collect(),
     };
     let plain_words = chunk.iter().filter(|t| t.kind == Kind::Word).count();
+    // Chicago inverts the first author with full first names: "Smith, John
+    // A., and Mary Jones" -> "John A. Smith".
+    if people.len() == 1 && people[0].awaiting_initials && chunk.len() <= 3 && chunk[0].kind == Kind::Word && !chunk.iter().any(|t| t.kind == Kind::Particle) {
+        let prev = &mut people[0];
+        let mut words: Vec<String> = chunk.iter().map(with_period).collect();
+        words.append(&mut prev.words);
+        prev.words = words;
+        prev.has_initials = true;
+        prev.awaiting_initials = false;
+        prev.inverted = true;
+        return true;
+    }
+    // One plain word after first-name-first names is a title's first word
+    // ("O. Sporns, Structure and function …", "M. T. Thai, Cheap, easy, …").
+    let lone_word = !has_initials && chunk.len() == 1;
+    if lone_word && !people.is_empty() && !people.iter().any(|p| p.inverted || p.awaiting_initials) {
+        return false;
+    }
     let inverted_surname = !has_initials
         && chunk.last().is_some_and(|t| t.tail.contains(',') || t.tail.contains(';'))
         && (plain_words == 1 || chunk.iter().any(|t| matches!(t.kind, Kind::Particle | Kind::Suffix)));
-    people.push(Person { words, has_initials, awaiting_initials: inverted_surname });
+    people.push(Person { words, has_initials, awaiting_initials: inverted_surname, inverted: false });
     true
 }
 
@@ -500,6 +527,19 @@ mod tests {
         );
         assert_eq!(n, ["P. A. Estevez", "P. Vera", "K. Saito"]);
         assert_eq!(rest, " Selecting the most influential nodes in social networks, in: Neural Networks, 2007.");
+        // sp_superscripttest.pdf, sp_map-reduce.pdf
+        let (n, _, rest) = names("O. Sporns, Structure and function of complex brain networks, Dialogues");
+        assert_eq!(
+            (n, rest),
+            (vec!["O. Sporns".to_string()], " Structure and function of complex brain networks, Dialogues")
+        );
+        let (n, _, _) =
+            names("T. N. Dinh, D. T. Nguyen, M. T. Thai, Cheap, easy, and massively effective viral marketing");
+        assert_eq!(n, ["T. N. Dinh", "D. T. Nguyen", "M. T. Thai"]);
+        let (n, _, _) = names("A. N. Langville, C. D. Meyer, Google’s PageRank and beyond: the science");
+        assert_eq!(n, ["A. N. Langville", "C. D. Meyer"]);
+        let (n, _, _) = names("John Bent, Douglas Thain, Andrea C.Arpaci-Dusseau, and Miron Livny. Explicit control");
+        assert_eq!(n, ["John Bent", "Douglas Thain", "Andrea C.Arpaci-Dusseau", "Miron Livny"]);
         let (n, _, _) = names("National Electrical Code (NEC) NFPA 70-2005.");
         assert!(n.is_empty());
         let (n, _, _) = names("RCall.jl.");
