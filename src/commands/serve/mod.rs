@@ -21,6 +21,7 @@
 mod conn;
 mod export;
 mod extras;
+mod fulltext;
 mod graph_svg;
 mod pages;
 mod routes;

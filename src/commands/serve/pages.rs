@@ -43,6 +43,8 @@ pub(super) struct PaperView {
     pub graph: Markup,
     /// The same papers as a list.
     pub graph_list: Markup,
+    /// Its PDFs, their sections, and the sentences citing it (empty without full text).
+    pub full_text: Markup,
 }
 
 /// `s` percent-encoded for a URL's query component (the one encoder `fetch` uses too).
@@ -101,6 +103,7 @@ fn search_form(form: &SearchForm) -> Markup {
                 input #q type="search" name="q" value=(form.q) autofocus dir="auto"
                     placeholder="words +must -not \"a phrase\" author:NAME year:2019..2023 venue:NAME";
                 button type="submit" { "Search" }
+                " " a.fulltext href={ "/passages?q=" (encode(&form.q)) } { "full text" }
             }
             div.paper.filters {
                 label { "author " input type="text" name="author" value=(form.author); }
@@ -205,7 +208,12 @@ fn hit(h: &Hit, w: Weights, scale: f64, view: &SearchView, token: Option<&str>, 
                 })
             }
             (score_bar(h, w, scale, view.has_years))
-            @if !h.snippet.is_empty() { p.snippet dir="auto" { (highlighted(&h.snippet, &h.snippet_spans)) } }
+            @if !h.snippet.is_empty() {
+                p.snippet dir="auto" {
+                    (highlighted(&h.snippet, &h.snippet_spans))
+                    @if let Some(page) = h.snippet_page { " " small.page title="from the paper's PDF" { "(full text, p. " (page) ")" } }
+                }
+            }
             @if token.is_some() || !labels.is_empty() { (hit_marks(&h.id, labels, token, back)) }
         }
     }
@@ -318,6 +326,7 @@ pub(super) fn paper_page(v: &PaperView, token: Option<&str>) -> Markup {
                     h2 { "Abstract" }
                     p dir="auto" { (if p.abstract_.is_empty() { "(no abstract)" } else { p.abstract_.as_str() }) }
                 }
+                (v.full_text)
                 section.graph {
                     h2 { "Citation neighbourhood" }
                     p.note { "Two hops both ways, by year; circles sized by citations in the index; click a node to open it." }

@@ -43,6 +43,7 @@ pub(super) fn router(app: Arc<App>) -> Router {
         router = router.route("/mark", post(mark)).route("/unmark", post(unmark));
     }
     router = super::screen::routes(router, app.allow_writes);
+    router = super::fulltext::routes(router);
     router.with_state(app)
 }
 
@@ -83,7 +84,7 @@ impl IntoResponse for Failure {
 }
 
 /// Runs `f` on a blocking thread (SQLite and the search are synchronous).
-async fn blocking<T: Send + 'static>(
+pub(super) async fn blocking<T: Send + 'static>(
     app: Arc<App>,
     f: impl FnOnce(&App) -> Result<T, Failure> + Send + 'static,
 ) -> Result<T, Failure> {
@@ -245,7 +246,8 @@ fn paper_view(store: &litindex::store::Store, input: &str) -> Result<PaperView, 
     let aliases = store.alias_kinds_of(&id)?.into_iter().filter(|(alias, _)| *alias != id).collect();
     let graph = graph_svg::neighbourhood(store, &id)?;
     let graph_list = graph_svg::neighbourhood_list(store, &id)?;
-    Ok(PaperView { paper, aliases, references, citations, labels, tags, graph, graph_list })
+    let full_text = super::fulltext::paper_section(store, &paper)?;
+    Ok(PaperView { paper, aliases, references, citations, labels, tags, graph, graph_list, full_text })
 }
 
 async fn graph(State(app): State<Arc<App>>, Query(p): Query<IdParam>) -> Result<Response, Failure> {

@@ -399,7 +399,12 @@ fn finish(people: &mut Vec<Person>, chunk: &[Tok]) -> bool {
     let plain_words = chunk.iter().filter(|t| t.kind == Kind::Word).count();
     // Chicago inverts the first author with full first names: "Smith, John
     // A., and Mary Jones" -> "John A. Smith".
-    if people.len() == 1 && people[0].awaiting_initials && chunk.len() <= 3 && chunk[0].kind == Kind::Word && !chunk.iter().any(|t| t.kind == Kind::Particle) {
+    if people.len() == 1
+        && people[0].awaiting_initials
+        && chunk.len() <= 3
+        && chunk[0].kind == Kind::Word
+        && !chunk.iter().any(|t| t.kind == Kind::Particle)
+    {
         let prev = &mut people[0];
         let mut words: Vec<String> = chunk.iter().map(with_period).collect();
         words.append(&mut prev.words);
