@@ -134,17 +134,23 @@ impl Store {
         Ok(out)
     }
 
-    /// The paper doc id of each passage's paper, for the passages given.
+    /// The paper doc id and kind of each passage given. Every search of an
+    /// index with full text asks this for all its matching passages, so the
+    /// ids are looked up `CHUNK` at a time, not one query each.
     pub fn passage_papers(&self, ids: &[i64]) -> anyhow::Result<HashMap<i64, (i64, String)>> {
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT p.doc, x.kind FROM passages AS x JOIN documents AS d ON d.document = x.document
-             JOIN records AS r ON r.source = 'pdf' AND r.source_id = d.source_id
-             JOIN papers AS p ON p.id = r.paper_id WHERE x.passage = ?1",
-        )?;
+        const CHUNK: usize = 500;
         let mut out = HashMap::with_capacity(ids.len());
-        for id in ids {
-            if let Some(row) = stmt.query_row([id], |r| Ok((r.get(0)?, r.get(1)?))).optional()? {
-                out.insert(*id, row);
+        for chunk in ids.chunks(CHUNK) {
+            let marks = vec!["?"; chunk.len()].join(",");
+            let mut stmt = self.conn.prepare_cached(&format!(
+                "SELECT x.passage, p.doc, x.kind FROM passages AS x JOIN documents AS d ON d.document = x.document
+                 JOIN records AS r ON r.source = 'pdf' AND r.source_id = d.source_id
+                 JOIN papers AS p ON p.id = r.paper_id WHERE x.passage IN ({marks})"
+            ))?;
+            let rows = stmt.query_map(rusqlite::params_from_iter(chunk), |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?))))?;
+            for row in rows {
+                let (passage, paper) = row?;
+                out.insert(passage, paper);
             }
         }
         Ok(out)
