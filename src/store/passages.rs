@@ -147,7 +147,8 @@ impl Store {
                  JOIN records AS r ON r.source = 'pdf' AND r.source_id = d.source_id
                  JOIN papers AS p ON p.id = r.paper_id WHERE x.passage IN ({marks})"
             ))?;
-            let rows = stmt.query_map(rusqlite::params_from_iter(chunk), |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?))))?;
+            let rows =
+                stmt.query_map(rusqlite::params_from_iter(chunk), |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?))))?;
             for row in rows {
                 let (passage, paper) = row?;
                 out.insert(passage, paper);
