@@ -106,8 +106,9 @@ pub(super) fn print_summary(summary: &IngestSummary, db: &Path, secs: f64, out: 
         }
         writeln!(
             out,
-            "PDFs: {} read, {} attached, {} new, {} unchanged, {} failed",
-            pdf.read, pdf.attached, pdf.new, pdf.unchanged, pdf.failed
+            "PDFs: {} read, {} attached, {} new, {} unchanged, {} failed; {} references ({} matched to indexed papers), \
+             {} citation contexts",
+            pdf.read, pdf.attached, pdf.new, pdf.unchanged, pdf.failed, pdf.references, pdf.matched, pdf.contexts
         )?;
     }
     Ok(())

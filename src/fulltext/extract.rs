@@ -33,6 +33,7 @@ mod text;
 use std::time::Instant;
 
 use super::{Document, Limits, PdfError};
+pub(crate) use ids::from_file_name as ids_from_file_name;
 use layout::Line;
 
 /// Reads the file's text and structure; references are left unparsed and

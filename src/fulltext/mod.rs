@@ -190,6 +190,23 @@ pub struct CitationContext {
 /// reference parsed ([`refs::parse`]) and the citation contexts found
 /// ([`contexts::find`]).
 pub fn read_pdf(bytes: &[u8], limits: &Limits) -> Result<Document, PdfError> {
+    read_pdf_named(bytes, None, limits)
+}
+
+/// [`read_pdf`] of a file named `file_name`: a DOI or arXiv id the text and
+/// the metadata lack is taken from the name when it spells one
+/// (`2101.01234v2.pdf`, `arXiv-2101.01234.pdf`, `10.1145_3292500.3330701.pdf`).
+pub fn read_pdf_named(bytes: &[u8], file_name: Option<&str>, limits: &Limits) -> Result<Document, PdfError> {
+    let mut doc = read_pdf_text(bytes, limits)?;
+    if let (None, None, Some(name)) = (&doc.doi, &doc.arxiv, file_name) {
+        let (doi, arxiv) = extract::ids_from_file_name(name);
+        doc.doi = doi;
+        doc.arxiv = arxiv;
+    }
+    Ok(doc)
+}
+
+fn read_pdf_text(bytes: &[u8], limits: &Limits) -> Result<Document, PdfError> {
     let mut doc = extract::read(bytes, limits)?;
     for reference in &mut doc.references {
         reference.parsed = refs::parse(&reference.raw);

@@ -31,9 +31,10 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::engine::Ingester;
-use crate::fulltext::{Document, Limits, PdfError, read_pdf};
+use crate::fulltext::{Document, Limits, PdfError, read_pdf_named};
 use crate::paper::title::title_key;
 use crate::paper::{PaperId, Record};
+use crate::store::LinkCounts;
 use crate::store::documents::{document_at, paper_of_record, put_document};
 
 /// Files each rayon thread reads at once.
@@ -52,6 +53,11 @@ pub struct PdfSummary {
     pub unchanged: u64,
     /// Corrupt or past a limit, skipped with `skip_invalid`.
     pub failed: u64,
+    /// Reference entries read from the files read, of them matched to an
+    /// indexed paper (DOI, arXiv id or title signature), and citation contexts.
+    pub references: u64,
+    pub matched: u64,
+    pub contexts: u64,
     /// `file: note` for each file read with less text than it should have (encrypted, scanned).
     pub notes: Vec<String>,
     /// `file: error` for each failed file.
@@ -124,8 +130,13 @@ pub(crate) fn ingest_pdfs(
                     anyhow::bail!("{name}: {e} (pdf format; nothing was ingested; --skip-invalid skips bad files)")
                 }
                 Read::Doc { hash, doc } => {
-                    let attached = file_document(ingester, &name, &hash, &doc)?;
+                    let (attached, links) = file_document(ingester, &name, &hash, &doc)?;
                     summary.read += 1;
+                    summary.references += links.entries;
+                    summary.matched += links.by_doi + links.by_arxiv + links.by_title;
+                    summary.contexts += links.contexts;
+                    ingester.report.links += links.links;
+                    ingester.report.links_added += links.links_added;
                     if attached {
                         summary.attached += 1;
                     } else {
@@ -160,15 +171,21 @@ fn read_one(path: &Path, old: Option<&str>, limits: &Limits) -> Read {
     if old == Some(hash.as_str()) {
         return Read::Unchanged;
     }
-    match read_pdf(&bytes, limits) {
+    match read_pdf_named(&bytes, path.file_name().and_then(|n| n.to_str()), limits) {
         Ok(doc) => Read::Doc { hash, doc: Box::new(doc) },
         Err(e) => Read::Failed(e),
     }
 }
 
 /// Files `doc` read from `path` (hash `hash`): its record through the
-/// engine, then its text. Returns whether it joined a paper already indexed.
-fn file_document(ingester: &mut Ingester<'_>, path: &str, hash: &str, doc: &Document) -> anyhow::Result<bool> {
+/// engine, then its text. Returns whether it joined a paper already indexed,
+/// and what its references came to.
+fn file_document(
+    ingester: &mut Ingester<'_>,
+    path: &str,
+    hash: &str,
+    doc: &Document,
+) -> anyhow::Result<(bool, LinkCounts)> {
     let h = ingester.handle();
     let previous = document_at(h, path)?;
     let mut ids: Vec<PaperId> = Vec::new();
@@ -232,8 +249,8 @@ fn file_document(ingester: &mut Ingester<'_>, path: &str, hash: &str, doc: &Docu
         .ok_or_else(|| anyhow::anyhow!("{path}: the PDF's record was not filed (index damaged?)"))?;
     let paper_doc = crate::store::PaperDoc { document, paper_id, source_id: key };
     // The document's references and citation contexts, and the links they state.
-    crate::store::write_document_links(h, &paper_doc, doc)?;
-    Ok(attached)
+    let links = crate::store::write_document_links(h, &paper_doc, doc)?;
+    Ok((attached, links))
 }
 
 /// Documents filed without a PDF reader, for the unit tests of full text.
@@ -282,7 +299,7 @@ pub(crate) mod test_support {
             let mut out = Vec::new();
             for (path, doc) in docs {
                 let hash = blake3::hash(format!("{doc:?}").as_bytes()).to_hex().to_string();
-                out.push(file_document(&mut ing, path, &hash, doc)?);
+                out.push(file_document(&mut ing, path, &hash, doc)?.0);
             }
             ing.finish()?;
             Ok(out)

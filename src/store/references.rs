@@ -52,6 +52,10 @@ pub struct LinkCounts {
     /// Citation contexts stored, and the (context, entry) pairs they cite.
     pub contexts: u64,
     pub cited_pairs: u64,
+    /// The citation links the document states (its matched and dangling
+    /// entries' distinct targets), and of those, how many it did not state before.
+    pub links: u64,
+    pub links_added: u64,
 }
 
 /// One entry's match: the id its stated link names, how it matched a paper, and the evidence.
@@ -135,6 +139,8 @@ pub(crate) fn write_document_links(tx: Handle<'_>, paper_doc: &PaperDoc, doc: &D
     for target in &new_targets {
         state_link(conn, own, target, origin, &paper_doc.paper_id)?;
     }
+    counts.links = new_targets.len() as u64;
+    counts.links_added = new_targets.difference(&old_targets).count() as u64;
     for old in old_targets.difference(&new_targets) {
         if let Some(node) = edges::find_node(conn, old)? {
             edges::forget_edge_unless_stated(conn, own, node)?;

@@ -86,6 +86,14 @@ fn real_pdfs_become_passages_with_pages_and_a_changed_file_replaces_them() {
     let o = run(dir.path(), &["--db", "i.db", "ingest", "--quiet", "pdfs"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("PDFs: 3 read, 0 attached, 3 new, 0 unchanged, 0 failed"), "{}", stdout(&o));
+    // The links their reference lists state are counted, all new, at most one per entry.
+    let out = stdout(&o);
+    let number_before = |marker: &str| -> u64 {
+        let head = &out[..out.find(marker).unwrap_or_else(|| panic!("no `{marker}` in {out}"))];
+        head.rsplit(|c: char| !c.is_ascii_digit()).find(|w| !w.is_empty()).unwrap().parse().unwrap()
+    };
+    let (links, new, entries) = (number_before(" links ("), number_before(" new)"), number_before(" references ("));
+    assert!(links > 0 && links == new && links <= entries, "{out}");
     // A sentence of page 3 of the phrase-generation paper (as pdftotext prints it) finds its passage on page 3.
     let v = json(&run(
         dir.path(),

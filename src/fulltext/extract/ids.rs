@@ -65,6 +65,33 @@ pub(crate) fn find_arxiv(s: &str) -> Option<String> {
     None
 }
 
+/// The DOI or arXiv id a file's name spells, as downloads name files: the
+/// stem starting with a new-style arXiv id (`2101.01234v2`, optionally after
+/// `arXiv`, `-`, `_` or `:`), or a DOI with its first `/` written `_`, `@`,
+/// `%2F` or kept (`10.1145_3292500.3330701`). Nothing else in a name is read.
+pub(crate) fn from_file_name(name: &str) -> (Option<String>, Option<String>) {
+    let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
+    let stem = base.strip_suffix(".pdf").or_else(|| base.strip_suffix(".PDF")).unwrap_or(base).trim();
+    let lower = stem.to_lowercase();
+    let rest = lower.strip_prefix("arxiv").map_or(lower.as_str(), |r| r.trim_start_matches(['-', '_', ':', ' ', '.']));
+    if let Some(id) = new_style(rest) {
+        return (None, Some(id));
+    }
+    let unescaped = lower.replacen("%2f", "/", 1);
+    if let Some(rest) = unescaped.strip_prefix("10.") {
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        if (4..=9).contains(&digits) {
+            if let Some(sep) = rest[digits..].chars().next().filter(|c| matches!(c, '_' | '@' | '/')) {
+                let suffix = rest[digits + sep.len_utf8()..].trim();
+                if !suffix.is_empty() && !suffix.contains(char::is_whitespace) {
+                    return (Some(format!("10.{}/{suffix}", &rest[..digits])), None);
+                }
+            }
+        }
+    }
+    (None, None)
+}
+
 fn new_style(s: &str) -> Option<String> {
     let b = s.as_bytes();
     if b.len() >= 9 && b[..4].iter().all(u8::is_ascii_digit) && b[4] == b'.' {
@@ -185,6 +212,23 @@ pub(crate) fn info(pdf: &Pdf) -> Info {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ids_from_file_names() {
+        let arxiv = |id: &str| (None, Some(id.to_string()));
+        assert_eq!(from_file_name("/papers/2101.01234v2.pdf"), arxiv("2101.01234"));
+        assert_eq!(from_file_name("arXiv-1706.03762.PDF"), arxiv("1706.03762"));
+        assert_eq!(from_file_name("arxiv_1706.03762v5 Attention.pdf"), arxiv("1706.03762"));
+        let doi = |d: &str| (Some(d.to_string()), None);
+        assert_eq!(from_file_name("10.1145_3292500.3330701.pdf"), doi("10.1145/3292500.3330701"));
+        assert_eq!(from_file_name("10.1007%2Fs10994-019-05815-0.pdf"), doi("10.1007/s10994-019-05815-0"));
+        // Names that spell no id: a year and a number, a title, a bare DOI prefix.
+        for name in
+            ["2019.12345.pdf", "Smith 2020 - Sparse attention.pdf", "10.1145_.pdf", "10.12_x.pdf", "1706.037.pdf"]
+        {
+            assert_eq!(from_file_name(name), (None, None), "{name}");
+        }
+    }
 
     #[test]
     fn dois() {
