@@ -7,6 +7,7 @@
 //! first check of a saved search is its baseline: every hit is shown, flagged.
 
 use std::io::Write;
+use std::path::Path;
 
 use clap::Parser;
 use serde::Serialize;
@@ -21,9 +22,7 @@ pub fn run(args: &WatchArgs, db: &Db, out: &mut dyn Write) -> anyhow::Result<()>
         Some(WatchAction::Add { name, query, flags }) => add(name, query, flags, db, out),
         Some(WatchAction::List { format }) => list(&open_for_reading(db)?, *format, out),
         Some(WatchAction::Rm { name }) => {
-            if !edit(db.path(), &print_note, |e| e.remove_watch(name))? {
-                anyhow::bail!("no saved search named `{name}` in {} (see `litindex watch list`)", db.path().display());
-            }
+            remove(db.path(), name)?;
             writeln!(out, "removed saved search `{name}`")?;
             Ok(())
         }
@@ -44,6 +43,18 @@ fn parse_flags(name: &str, flags: &[String]) -> Result<WatchFlags, UsageError> {
 }
 
 fn add(name: &str, query: &str, flags: &[String], db: &Db, out: &mut dyn Write) -> anyhow::Result<()> {
+    if let Db::Default = db {
+        open_for_reading(db)?; // builds ./litindex.db from the mock corpus when missing
+    }
+    save(db.path(), name, query, flags)?;
+    writeln!(out, "saved search `{name}`: {query}{}{}", if flags.is_empty() { "" } else { " " }, flags.join(" "))?;
+    writeln!(out, "run `litindex watch {name}` to record its baseline, and again later to see what is new")?;
+    Ok(())
+}
+
+/// Saves a search under `name` (`watch add`, MCP's `watch_add`): its flags
+/// checked as each check will read them.
+pub(crate) fn save(db: &Path, name: &str, query: &str, flags: &[String]) -> anyhow::Result<()> {
     if name.trim().is_empty() || name.starts_with('-') {
         return Err(UsageError(format!("`{name}` cannot name a saved search")).into());
     }
@@ -51,17 +62,17 @@ fn add(name: &str, query: &str, flags: &[String], db: &Db, out: &mut dyn Write) 
         return Err(UsageError("the query of a saved search cannot be empty".into()).into());
     }
     parse_flags(name, flags)?;
-    if let Db::Default = db {
-        open_for_reading(db)?; // builds ./litindex.db from the mock corpus when missing
+    if !edit(db, &print_note, |e| e.add_watch(name, query, flags))? {
+        anyhow::bail!("a saved search named `{name}` exists in {} (`litindex watch rm {name}` first)", db.display());
     }
-    if !edit(db.path(), &print_note, |e| e.add_watch(name, query, flags))? {
-        anyhow::bail!(
-            "a saved search named `{name}` exists in {} (`litindex watch rm {name}` first)",
-            db.path().display()
-        );
+    Ok(())
+}
+
+/// Removes the saved search `name` (`watch rm`, MCP's `watch_remove`).
+pub(crate) fn remove(db: &Path, name: &str) -> anyhow::Result<()> {
+    if !edit(db, &print_note, |e| e.remove_watch(name))? {
+        anyhow::bail!("no saved search named `{name}` in {} (see `litindex watch list`)", db.display());
     }
-    writeln!(out, "saved search `{name}`: {query}{}{}", if flags.is_empty() { "" } else { " " }, flags.join(" "))?;
-    writeln!(out, "run `litindex watch {name}` to record its baseline, and again later to see what is new")?;
     Ok(())
 }
 
@@ -84,41 +95,56 @@ fn list(store: &Store, format: Format, out: &mut dyn Write) -> anyhow::Result<()
 
 /// One saved search's check.
 #[derive(Serialize)]
-struct Checked {
-    name: String,
-    query: String,
+pub(crate) struct Checked {
+    pub name: String,
+    pub query: String,
     /// The first check: every hit is new, and becomes what later checks compare with.
-    baseline: bool,
+    pub baseline: bool,
     /// Hits of this check (its `--limit` at most).
-    hits: usize,
+    pub hits: usize,
     /// The hits not in the previous check's results, best first.
-    new: Vec<Hit>,
+    pub new: Vec<Hit>,
+    /// Every hit's id, in order: what recording this check stores.
+    #[serde(skip)]
+    pub ids: Vec<String>,
 }
 
-fn check(name: Option<&str>, format: Format, db: &Db, out: &mut dyn Write) -> anyhow::Result<()> {
-    let store = open_for_reading(db)?;
+/// Runs each saved search (or the one named) with the flags it was saved
+/// with and the index's marks, and says what is new since its last recorded
+/// check; records nothing ([`record`] does).
+pub(crate) fn look(store: &Store, db: &Path, name: Option<&str>) -> anyhow::Result<Vec<Checked>> {
     let watches: Vec<Watch> = match name {
         Some(n) => vec![store.watch(n)?.ok_or_else(|| {
-            anyhow::anyhow!("no saved search named `{n}` in {} (see `litindex watch list`)", db.path().display())
+            anyhow::anyhow!("no saved search named `{n}` in {} (see `litindex watch list`)", db.display())
         })?],
         None => store.watches()?,
     };
     let mut checks = Vec::with_capacity(watches.len());
-    let mut records = Vec::with_capacity(watches.len());
     for w in watches {
         let flags = parse_flags(&w.name, &w.flags)?;
         let choices = flags.search.choices(&w.query, flags.limit, 0, false);
-        let resolved = super::search::resolve(&choices, Some(&flags.marks), &store)?;
-        let result = search(&store, &resolved.request, resolved.semantic.as_ref())?;
+        let resolved = super::search::resolve(&choices, Some(&flags.marks), store)?;
+        let result = search(store, &resolved.request, resolved.semantic.as_ref())?;
         let seen = store.watch_seen(&w.name)?;
         let ids: Vec<String> = result.ranked.iter().map(|h| h.id.clone()).collect();
         let hits = result.ranked.len();
         let new: Vec<Hit> = result.ranked.into_iter().filter(|h| !seen.contains(&h.id)).collect();
-        checks.push(Checked { baseline: w.last_checked.is_none(), name: w.name.clone(), query: w.query, hits, new });
-        records.push((w.name, ids));
+        checks.push(Checked { baseline: w.last_checked.is_none(), name: w.name, query: w.query, hits, new, ids });
     }
+    Ok(checks)
+}
+
+/// Records `checks` as their saved searches' latest: what the next check compares with.
+pub(crate) fn record(db: &Path, checks: &[Checked]) -> anyhow::Result<()> {
+    edit(db, &print_note, |e| checks.iter().try_for_each(|c| e.record_check(&c.name, &c.ids)))?;
+    Ok(())
+}
+
+fn check(name: Option<&str>, format: Format, db: &Db, out: &mut dyn Write) -> anyhow::Result<()> {
+    let store = open_for_reading(db)?;
+    let checks = look(&store, db.path(), name)?;
     drop(store);
-    edit(db.path(), &print_note, |e| records.iter().try_for_each(|(name, ids)| e.record_check(name, ids)))?;
+    record(db.path(), &checks)?;
     match format {
         Format::Json => super::write_json(out, &checks)?,
         Format::Table => {

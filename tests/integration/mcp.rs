@@ -149,7 +149,7 @@ fn ids(list: &Value) -> Vec<String> {
     list.as_array().unwrap().iter().map(|h| h["id"].as_str().unwrap().to_string()).collect()
 }
 
-const READ_TOOLS: [&str; 16] = [
+const READ_TOOLS: [&str; 18] = [
     "context",
     "describe_index",
     "export",
@@ -158,6 +158,7 @@ const READ_TOOLS: [&str; 16] = [
     "get_papers",
     "get_passage",
     "list_marks",
+    "list_watches",
     "neighbors",
     "related",
     "screen_next",
@@ -165,6 +166,7 @@ const READ_TOOLS: [&str; 16] = [
     "search_papers",
     "search_passages",
     "verify_citations",
+    "watch_new",
     "why",
 ];
 

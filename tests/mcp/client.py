@@ -21,8 +21,9 @@ import jsonschema
 from mcp import Client, StdioServerParameters
 
 READ_TOOLS = ["context", "describe_index", "export", "gaps", "get_paper", "get_papers", "get_passage", "list_marks",
-              "neighbors", "related", "screen_next", "screen_status", "search_papers", "search_passages",
-              "verify_citations", "why"]
+              "list_watches", "neighbors", "related", "screen_next", "screen_status", "search_papers", "search_passages",
+              "verify_citations", "watch_new", "why"]
+WRITE_TOOLS = ["mark", "unmark", "screen_label", "watch_add", "watch_check", "watch_remove"]
 
 # Each tool's outputSchema, from tools/list.
 SCHEMAS = {}
@@ -163,7 +164,7 @@ async def writes(binary, db, first):
     async with Client(server(binary, db, "--allow-writes")) as client:
         tools = (await client.list_tools()).tools
         names = sorted(t.name for t in tools)
-        assert names == sorted(READ_TOOLS + ["mark", "unmark", "screen_label"]), names
+        assert names == sorted(READ_TOOLS + WRITE_TOOLS), names
         schemas_of(tools)
         marked = await ok(client, "mark", {"ids": [first], "label": "exclude"})
         assert first in marked["message"], marked
@@ -184,6 +185,22 @@ async def writes(binary, db, first):
         assert decided["included"] == 1, decided
         status = await ok(client, "screen_status", {"review": "sdk"})
         assert status["screened"] == 1 and status["included"] == 1, status
+        # A saved search: its first check is the baseline, the next finds nothing new until the index changes.
+        added = await ok(client, "watch_add", {"name": "sdk", "query": "sparse attention", "limit": "5", "hops": 1})
+        assert added["flags"] == ["--limit=5", "--hops=1"], added
+        listed = (await ok(client, "list_watches", {}))["watches"]
+        assert [(w["name"], w["last_checked"]) for w in listed] == [("sdk", None)], listed
+        peek = (await ok(client, "watch_new", {"name": "sdk"}))["watches"][0]
+        assert peek["baseline"] and len(peek["new"]) == peek["hits"] == 5, peek
+        baseline = (await ok(client, "watch_check", {}))["watches"][0]
+        assert [h["id"] for h in baseline["new"]] == [h["id"] for h in peek["new"]], baseline
+        again = (await ok(client, "watch_new", {"name": "sdk"}))["watches"][0]
+        assert not again["baseline"] and again["new"] == [] and again["hits"] == 5, again
+        message = await error(client, "watch_add", {"name": "sdk", "query": "other"})
+        assert "exists" in message, message
+        await ok(client, "watch_remove", {"name": "sdk"})
+        message = await error(client, "watch_new", {"name": "sdk"})
+        assert "no saved search named `sdk`" in message, message
 
 
 async def main(binary, db, pdf=None):

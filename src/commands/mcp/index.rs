@@ -77,9 +77,18 @@ fn tools(modes: &[&str], edges: u64, writes: bool) -> Map<String, Value> {
     put("export", "BibTeX, CSL-JSON or RIS of up to 100 papers".into());
     put("context", "a numbered source pack for a question, within a token budget".into());
     put("verify_citations", "an answer's [n] citations checked against a pack".into());
-    for w in WRITE_TOOLS {
-        let what =
-            if writes { "writes marks to the index" } else { "not offered: the server is read-only (--allow-writes)" };
+    put("screen_next", "a screening review's next candidates, with why".into());
+    put("screen_status", "a screening review's progress, estimate and stopping suggestion".into());
+    put("list_watches", "the saved searches, with their last checks".into());
+    put("watch_new", "what is new in a saved search since its last check (records nothing)".into());
+    for &w in WRITE_TOOLS {
+        let what = match w {
+            "mark" | "unmark" => "writes marks to the index",
+            "screen_label" => "records a screening decision",
+            "watch_add" | "watch_remove" => "saves or removes a saved search",
+            _ => "checks a saved search and records the check",
+        };
+        let what = if writes { what } else { "not offered: the server is read-only (--allow-writes)" };
         put(w, what.into());
     }
     m

@@ -28,6 +28,7 @@ mod resources;
 mod schemas;
 mod screen;
 mod transport;
+mod watch;
 mod write;
 
 use std::path::{Path, PathBuf};
@@ -48,7 +49,7 @@ use crate::cli::{DEFAULT_DB, McpArgs};
 use litindex::store::Store;
 
 /// The tools that write to the index: listed and callable only with `--allow-writes`.
-const WRITE_TOOLS: &[&str] = &["mark", "unmark", "screen_label"];
+const WRITE_TOOLS: &[&str] = &["mark", "unmark", "screen_label", "watch_add", "watch_check", "watch_remove"];
 
 /// The server: the index it serves and whether writes are allowed.
 #[derive(Clone)]
@@ -74,9 +75,11 @@ impl Litindex {
         router.merge(Self::cite_tools());
         router.merge(Self::fulltext_tools());
         router.merge(Self::screen_read_tools());
+        router.merge(Self::watch_read_tools());
         if allow_writes {
             router.merge(Self::write_tools());
             router.merge(Self::screen_write_tools());
+            router.merge(Self::watch_write_tools());
         }
         router
     }
@@ -100,7 +103,7 @@ fn one_line(e: anyhow::Error) -> String {
 }
 
 /// The instructions a client gets at `initialize`.
-const INSTRUCTIONS: &str = "litindex: a local literature index (BM25 + citation graph). Start with describe_index, then search_papers (query language: words, +must, -not, \"phrase\", author:, year:, venue:), then get_paper / get_papers, neighbors, related and gaps on the ids it returns; search_passages, get_passage and why read the papers' PDFs (full text, with pages). List results page: pass next_cursor back as cursor, with the same other arguments, for more; max_tokens (default 4000) caps a result's JSON at max_tokens x 4 characters. Resources: paper://ID, marks://LABEL; prompt: prior_art_report.";
+const INSTRUCTIONS: &str = "litindex: a local literature index (BM25 + citation graph). Start with describe_index, then search_papers (query language: words, +must, -not, \"phrase\", author:, year:, venue:), then get_paper / get_papers, neighbors, related and gaps on the ids it returns; search_passages, get_passage and why read the papers' PDFs (full text, with pages). List results page: pass next_cursor back as cursor, with the same other arguments, for more; max_tokens (default 4000) caps a result's JSON at max_tokens x 4 characters. Resources: paper://ID, marks://LABEL; prompt: prior_art_report. Saved searches: list_watches, watch_new (what is new since the last check).";
 
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for Litindex {

@@ -102,7 +102,11 @@ fn mcp_schemas_declare_outputs_ranges_and_enums_and_numbers_may_be_strings() {
     let db = build_mock(dir.path());
     let mut s = Server::start(&db, &["--allow-writes"]);
     let tools = s.request("tools/list", json!({}))["result"]["tools"].as_array().unwrap().clone();
-    assert_eq!(tools.len(), READ_TOOLS.len() + 3, "the read tools, mark, unmark and screen_label");
+    assert_eq!(
+        tools.len(),
+        READ_TOOLS.len() + 6,
+        "the read tools, mark, unmark, screen_label, watch_add, watch_check and watch_remove"
+    );
     for t in &tools {
         assert_eq!(t["outputSchema"]["type"], "object", "every tool declares its output: {t}");
     }
