@@ -4,6 +4,7 @@
 //! walk-through is in `serve/browser.rs`.
 
 mod browser;
+mod explore;
 mod fulltext;
 mod hostile;
 mod limits;

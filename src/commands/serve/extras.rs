@@ -232,6 +232,7 @@ pub(super) fn marks_page(q: &MarksQuery, marked: &[MarkedPaper], tags: &[String]
             @if !q.label.is_empty() { " labelled " b { (q.label) } }
             @if !q.tag.is_empty() { " tagged " b { "#" bdi { (q.tag) } } }
             @if !ids.is_empty() { " · " (export_links(&ids)) }
+            @if !ids.is_empty() && !q.label.is_empty() { " · " (super::explore::explore_links(None, Some(&q.label))) }
         }
         ol.marked {
             @for m in marked {

@@ -19,6 +19,7 @@
 //! `--idle-timeout` (60 s) with no traffic.
 
 mod conn;
+mod explore;
 mod export;
 mod extras;
 mod fulltext;

@@ -320,6 +320,7 @@ pub(super) fn paper_page(v: &PaperView, token: Option<&str>) -> Markup {
                         @for (alias, kind) in &v.aliases { span.alias { (alias) " " small { "(" (kind) ")" } } " " }
                     } }
                     tr { th { "export" } td { (export_links(&[p.id.as_str()])) } }
+                    tr { th { "explore" } td { (super::explore::explore_links(Some(&p.id), None)) } }
                 }
                 (marks(v, token))
                 section.abstract {

@@ -44,6 +44,7 @@ pub(super) fn router(app: Arc<App>) -> Router {
     }
     router = super::screen::routes(router, app.allow_writes);
     router = super::fulltext::routes(router);
+    router = super::explore::routes(router);
     router.with_state(app)
 }
 
