@@ -49,6 +49,28 @@ const NAMES: &[&str] = &[
     "works cited",
 ];
 
+/// A line that closes the reference list: the name alone of what a
+/// manuscript prints after it (`LIST OF FIGURES`, `Appendix A`, `Tables`).
+fn ends_references(text: &str) -> bool {
+    let name: String = text.trim().trim_end_matches(['.', ':']).to_lowercase();
+    let name = name.split_whitespace().collect::<Vec<_>>().join(" ");
+    matches!(
+        name.as_str(),
+        "list of figures"
+            | "list of tables"
+            | "figure captions"
+            | "figure legends"
+            | "table captions"
+            | "tables"
+            | "figures"
+            | "appendix"
+            | "appendices"
+            | "supplementary material"
+            | "supplementary information"
+            | "supporting information"
+    ) || (name.starts_with("appendix ") && name.split_whitespace().count() <= 6)
+}
+
 /// Names that open the reference list.
 pub(crate) fn is_references(name: &str) -> bool {
     matches!(
@@ -381,6 +403,13 @@ pub(crate) fn build(lines: &[Line], body: f32) -> Body {
             flush_para(&mut section, &mut para);
             in_refs = true;
         }
+        // What follows a manuscript's reference list: its lists of figures
+        // and tables, its appendices (a line of that name alone).
+        if in_refs && ends_references(&line.text) {
+            section = Section { heading: line.text.trim().to_string(), level: 1, paragraphs: Vec::new() };
+            in_refs = false;
+            continue;
+        }
         if in_refs {
             out.ref_lines.push(line.clone());
             continue;
@@ -444,6 +473,27 @@ pub(crate) fn add_line(p: &mut Paragraph, line: &Line) {
         let (a, b) = (a.saturating_sub(trimmed_start), b.saturating_sub(trimmed_start).min(text.len()));
         if a < b && p.text.is_char_boundary(at + a) && p.text.is_char_boundary(at + b) {
             p.raised.push((at + a, at + b));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_closes_a_reference_list() {
+        for t in
+            ["LIST OF FIGURES", "List of Tables", "Appendix A: Derivations", "APPENDICES", "Supplementary Material"]
+        {
+            assert!(ends_references(t), "{t}");
+        }
+        for t in [
+            "Appendix A of Smith et al. (2019) shows that the derivation in the main text holds in general",
+            "Figures 1-3",
+            "Tables of Integrals, Series, and Products. Academic Press.",
+        ] {
+            assert!(!ends_references(t), "{t}");
         }
     }
 }

@@ -306,13 +306,15 @@ pub(crate) fn find(lines: &[Line], body: f32, info_title: Option<&str>) -> Front
         }
     }
     let mut after_title = 0;
+    // Title lines are at most 2.2 sizes apart, more in a double-spaced manuscript.
+    let reach = 2.2f32.max(1.3 * line_spacing(lines, body));
     if let Some(t) = title_at {
         let size = lines[t].size;
         let same = |l: &Line| (l.size - size).abs() <= size * 0.06 && l.page == lines[t].page;
         let mut a = t;
         while a > 0
             && same(&lines[a - 1])
-            && lines[a - 1].y - lines[a].y < size * 2.2
+            && lines[a - 1].y - lines[a].y < size * reach
             && lines[a - 1].y > lines[a].y
             && !banner(&lines[a - 1].text)
         {
@@ -321,7 +323,7 @@ pub(crate) fn find(lines: &[Line], body: f32, info_title: Option<&str>) -> Front
         let mut b = t;
         while b + 1 < lines.len()
             && same(&lines[b + 1])
-            && lines[b].y - lines[b + 1].y < size * 2.2
+            && lines[b].y - lines[b + 1].y < size * reach
             && lines[b].y > lines[b + 1].y
         {
             b += 1;
@@ -440,16 +442,23 @@ pub(crate) fn find(lines: &[Line], body: f32, info_title: Option<&str>) -> Front
         }
         front.authors = author_lines(&lines[after_title.min(end)..end]);
         body_from = end;
-        if end < lines.len() && heading_level(&lines[end], body, false).is_none() {
-            let size = lines[end].size;
+        // The paragraph before the first heading; past a block of
+        // affiliations and dates, and the licence line after it (Hindawi,
+        // PLOS and other journals print the abstract unlabelled there).
+        let mut start = end;
+        for _ in 0..3 {
+            if start >= lines.len() || heading_level(&lines[start], body, false).is_some() {
+                break;
+            }
+            let size = lines[start].size;
             let mut text = String::new();
-            let mut k = end;
-            while k < lines.len() && k < end + 60 {
+            let mut k = start;
+            while k < lines.len() && k < start + 60 {
                 let l = &lines[k];
                 if after_abstract(&l.text)
                     || heading_level(l, body, false).is_some()
                     || (l.size - size).abs() > 0.08 * size
-                    || l.page != lines[end].page
+                    || l.page != lines[start].page
                 {
                     break;
                 }
@@ -460,7 +469,7 @@ pub(crate) fn find(lines: &[Line], body: f32, info_title: Option<&str>) -> Front
             // taken for the abstract; running text is the body's.
             let stops =
                 k < lines.len() && (after_abstract(&lines[k].text) || heading_level(&lines[k], body, false).is_some());
-            if stops && text.split_whitespace().count() >= 40 {
+            if stops && text.split_whitespace().count() >= 40 && !front_matter_block(&text) {
                 front.abstract_ = Some(text);
                 body_from = k;
                 while body_from < lines.len()
@@ -469,7 +478,16 @@ pub(crate) fn find(lines: &[Line], body: f32, info_title: Option<&str>) -> Front
                 {
                     body_from += 1;
                 }
+                break;
             }
+            if !front_matter_block(&text) || k >= lines.len() || !licence(&lines[k].text) {
+                break;
+            }
+            // Past the licence sentence, to the line that ends it.
+            k = (k..lines.len().min(k + 8))
+                .find(|&i| super::body::ends_sentence(&lines[i].text))
+                .map_or(k + 1, |i| i + 1);
+            start = k;
         }
     }
     if front.title.is_some() && heading_name(front.title.as_deref().unwrap_or("")) == "abstract" {
@@ -477,6 +495,51 @@ pub(crate) fn find(lines: &[Line], body: f32, info_title: Option<&str>) -> Front
     }
     front.body_from = body_from;
     front
+}
+
+/// A block of affiliations, addresses and dates rather than prose: an
+/// e-mail address, a "Received …" / "Accepted …" date, a correspondence or
+/// editor line, or two or more institution words.
+fn front_matter_block(text: &str) -> bool {
+    let l = text.to_lowercase();
+    let dated = |w: &str| {
+        l.match_indices(w).any(|(i, _)| l[i + w.len()..].trim_start().starts_with(|c: char| c.is_ascii_digit()))
+    };
+    let institutions = ["university", "department", "institute", "college", "school of", "hospital"]
+        .iter()
+        .map(|w| l.matches(w).count())
+        .sum::<usize>();
+    l.contains('@')
+        || dated("received")
+        || dated("accepted")
+        || l.contains("correspondence should")
+        || l.contains("academic editor")
+        || institutions >= 2
+}
+
+/// A licence or copyright line.
+fn licence(s: &str) -> bool {
+    let l = s.trim_start().to_lowercase();
+    l.starts_with("copyright") || l.starts_with('©') || l.contains("creative commons") || l.contains("open access")
+}
+
+/// The body text's baseline spacing in body sizes (about 1.2 set solid,
+/// 2.2 or more double-spaced): the median gap between consecutive body-size
+/// lines of one page, over the first pages.
+fn line_spacing(lines: &[Line], body: f32) -> f32 {
+    let body_size = |l: &Line| (l.size - body).abs() <= 0.05 * body;
+    let mut gaps: Vec<f32> = lines
+        .windows(2)
+        .take(600)
+        .filter(|w| w[0].page == w[1].page && body_size(&w[0]) && body_size(&w[1]))
+        .map(|w| (w[0].y - w[1].y) / body.max(1.0))
+        .filter(|g| *g > 0.5 && *g < 4.0)
+        .collect();
+    if gaps.len() < 10 {
+        return 1.2;
+    }
+    gaps.sort_by(f32::total_cmp);
+    gaps[gaps.len() / 2]
 }
 
 fn author_lines(lines: &[Line]) -> Vec<String> {
@@ -497,6 +560,22 @@ fn author_lines(lines: &[Line]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn front_matter_blocks_are_not_abstracts() {
+        for t in [
+            "Department of Psychology, Royal College of Surgeons in Ireland, Dublin 2",
+            "Correspondence should be addressed to H. Burke, hb@rcsi.ie",
+            "Received 9 November 2010; Accepted 25 December 2010",
+        ] {
+            assert!(front_matter_block(t), "{t}");
+        }
+        // Prose that mentions what front matter says is prose.
+        let prose = "Patients who received treatment were accepted into the trial when the department agreed.";
+        assert!(!front_matter_block(prose));
+        assert!(licence("Copyright © 2010 N. Tully et al. This is an open access article"));
+        assert!(!licence("Objectives. Patient experiences of structured programmes"));
+    }
 
     #[test]
     fn names() {

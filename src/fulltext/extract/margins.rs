@@ -67,30 +67,83 @@ pub(crate) fn strip(pages: &[Page], lines: &mut [Vec<Line>]) {
         let c = count + near;
         n >= 3 && c >= 3.max(n / 4 + 1).min(n)
     };
-    for (p, ls) in pages.iter().zip(lines.iter_mut()) {
-        let w = (p.x1 - p.x0).max(1.0);
-        // Line numbers: many digits-only lines down one side margin.
-        let side_numbers = ls
+    // Line numbers: digits-only lines beside the text block (left of its
+    // left edge or right of its right edge, or in the outer 14 % of the
+    // page). A page with 10 or more is numbered; when two pages are, the
+    // document is, and its pages with fewer (a title page) lose theirs too.
+    let numbers: Vec<usize> =
+        pages.iter().zip(lines.iter()).map(|(p, ls)| ls.iter().filter(|l| side_number(p, ls, l)).count()).collect();
+    let numbered_document = numbers.iter().filter(|&&c| c >= 10).count() >= 2;
+    for ((p, ls), count) in pages.iter().zip(lines.iter_mut()).zip(numbers) {
+        let numbered = count >= 10 || (numbered_document && count > 0);
+        let drop: Vec<bool> = ls
             .iter()
-            .filter(|l| digits_only(&l.text) && ((l.x1 - p.x0) / w < 0.14 || (l.x0 - p.x0) / w > 0.86))
-            .count();
-        ls.retain(|l| {
-            if let Some(_top) = band(p, l) {
-                if page_number(&l.text) || repeated(l) {
-                    return false;
-                }
-            }
-            if side_numbers >= 10 && digits_only(&l.text) && ((l.x1 - p.x0) / w < 0.14 || (l.x0 - p.x0) / w > 0.86) {
-                return false;
-            }
-            true
-        });
+            .map(|l| {
+                (band(p, l).is_some() && (page_number(&l.text) || repeated(l))) || (numbered && side_number(p, ls, l))
+            })
+            .collect();
+        let mut keep = drop.iter().map(|d| !d);
+        ls.retain(|_| keep.next().unwrap_or(true));
     }
+}
+
+/// Whether `l` is a digits-only line beside the text block of its page's `lines`.
+fn side_number(p: &Page, lines: &[Line], l: &Line) -> bool {
+    if !digits_only(&l.text) {
+        return false;
+    }
+    let w = (p.x1 - p.x0).max(1.0);
+    if (l.x1 - p.x0) / w < 0.14 || (l.x0 - p.x0) / w > 0.86 {
+        return true;
+    }
+    let text = lines.iter().filter(|t| !digits_only(&t.text));
+    let (left, right) = text.fold((f32::INFINITY, f32::NEG_INFINITY), |(a, b), t| (a.min(t.x0), b.max(t.x1)));
+    l.x1 <= left - 1.0 || l.x0 >= right + 1.0
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn line(text: &str, x0: f32, x1: f32, y: f32) -> Line {
+        Line {
+            page: 1,
+            x0,
+            x1,
+            y,
+            size: 10.0,
+            text: text.into(),
+            raised: Vec::new(),
+            wide: Vec::new(),
+            side: super::super::layout::Side::Full,
+        }
+    }
+
+    #[test]
+    fn line_numbers_beside_an_indented_block_go_and_a_numbered_documents_title_page_loses_its_few() {
+        let page =
+            |n| Page { number: n, x0: 0.0, y0: 0.0, x1: 612.0, y1: 792.0, glyphs: Vec::new(), rotated: String::new() };
+        // Page 2: an indented block (x 102..471) with its numbers at x 86..92, 15% of the width in.
+        let numbered: Vec<Line> = (0..12)
+            .flat_map(|i| {
+                let y = 650.0 - 27.0 * i as f32;
+                [line(&format!("{}", i + 8), 86.0, 92.0, y), line("text of the abstract goes on here", 102.0, 471.0, y)]
+            })
+            .collect();
+        // Page 1: a title page with four numbers at x 40..43 and a table cell "2019" inside the block.
+        let title: Vec<Line> = (0..4)
+            .flat_map(|i| {
+                let y = 600.0 - 40.0 * i as f32;
+                [line(&format!("{}", i + 1), 40.0, 43.0, y), line("Title words", 58.0, 515.0, y)]
+            })
+            .chain([line("2019", 200.0, 220.0, 300.0)])
+            .collect();
+        let mut lines = vec![title, numbered.clone(), numbered];
+        strip(&[page(1), page(2), page(3)], &mut lines);
+        assert!(lines[1].iter().chain(&lines[2]).all(|l| !digits_only(&l.text)), "{:?}", lines[1]);
+        let left: Vec<&str> = lines[0].iter().map(|l| l.text.as_str()).collect();
+        assert_eq!(left, ["Title words", "Title words", "Title words", "Title words", "2019"]);
+    }
 
     #[test]
     fn page_numbers() {
