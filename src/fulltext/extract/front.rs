@@ -4,7 +4,7 @@
 //! keywords line or change of font size).
 
 use super::body::{heading_level, heading_name};
-use super::layout::Line;
+use super::layout::{Line, Side};
 use super::text::append_line;
 
 /// What the front matter gave, and where the body starts (an index into the lines).
@@ -399,7 +399,7 @@ pub(crate) fn find(lines: &[Line], body: f32, info_title: Option<&str>) -> Front
             front.abstract_ = Some(text.trim().to_string());
         }
         body_from = end;
-        front.authors = author_lines(&lines[after_title.min(a)..a]);
+        front.authors = author_lines(&author_region(lines, after_title.min(a), a));
     } else {
         // No label: the author lines run to the first heading or long
         // paragraph; that paragraph, before any heading, is the abstract
@@ -411,7 +411,8 @@ pub(crate) fn find(lines: &[Line], body: f32, info_title: Option<&str>) -> Front
             let words = l.text.split_whitespace().count();
             // Names and affiliations are short and on the title page; a
             // sentence is text.
-            if heading_level(l, body, false).is_some()
+            // (A name in capitals is not a heading: "LEANA GOLUBCHIK".)
+            if (heading_level(l, body, false).is_some() && names_in(l).is_empty())
                 || words > 14
                 || l.page != title_page
                 || (words >= 6 && l.text.trim_end().ends_with('.'))
@@ -440,7 +441,7 @@ pub(crate) fn find(lines: &[Line], body: f32, info_title: Option<&str>) -> Front
                 end -= 1;
             }
         }
-        front.authors = author_lines(&lines[after_title.min(end)..end]);
+        front.authors = author_lines(&author_region(lines, after_title.min(end), end));
         body_from = end;
         // The paragraph before the first heading; past a block of
         // affiliations and dates, and the licence line after it (Hindawi,
@@ -542,13 +543,51 @@ fn line_spacing(lines: &[Line], body: f32) -> f32 {
     gaps[gaps.len() / 2]
 }
 
+/// The lines between the title (`lines[from - 1]`) and `lines[to]`, and, on
+/// a title page read in two columns, the right column's lines beside them
+/// (a grid of authors, which reading order puts after the left column's
+/// abstract): row by row, left to right.
+fn author_region(lines: &[Line], from: usize, to: usize) -> Vec<Line> {
+    let mut out: Vec<Line> = lines[from..to].to_vec();
+    let Some(first) = out.first() else { return out };
+    let page = first.page;
+    let top = from.checked_sub(1).map_or(f32::INFINITY, |t| lines[t].y);
+    let bottom = lines.get(to).filter(|l| l.page == page).map_or(f32::NEG_INFINITY, |l| l.y);
+    if !out.iter().any(|l| l.side == Side::Left) {
+        return out;
+    }
+    let beside = lines
+        .iter()
+        .enumerate()
+        .filter(|(i, l)| !(from..to).contains(i) && l.page == page && l.side == Side::Right)
+        .filter(|(_, l)| l.y < top && l.y > bottom + 1.0);
+    out.extend(beside.map(|(_, l)| l.clone()));
+    out.sort_by(|a, b| b.y.total_cmp(&a.y).then(a.x0.total_cmp(&b.x0)));
+    out
+}
+
 fn author_lines(lines: &[Line]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for l in lines {
-        if email_or_affiliation(&l.text) || l.text.split_whitespace().count() > 16 {
+    // Lines that are not names: an address, e-mail or institution line, and
+    // the lines that continue one (the same block, a line's leading below).
+    let mut skipped: Vec<bool> = Vec::with_capacity(lines.len());
+    // The names' size: that of the first line that has any.
+    let mut name_size: Option<f32> = None;
+    for (i, l) in lines.iter().enumerate() {
+        let above =
+            (0..i).rev().find(|&j| lines[j].page == l.page && (lines[j].x0 - l.x0).abs() < 3.0 && lines[j].y > l.y);
+        let continues = above.is_some_and(|j| skipped[j] && lines[j].y - l.y <= 1.35 * l.size.max(lines[j].size));
+        let skip = email_or_affiliation(&l.text)
+            || institution_line(&l.text)
+            || l.text.split_whitespace().count() > 16
+            || continues
+            || name_size.is_some_and(|s| (l.size - s).abs() > 0.05 * s);
+        skipped.push(skip);
+        if skip {
             continue;
         }
         for n in names_in(l) {
+            name_size.get_or_insert(l.size);
             if !out.contains(&n) {
                 out.push(n);
             }
@@ -557,9 +596,47 @@ fn author_lines(lines: &[Line]) -> Vec<String> {
     out
 }
 
+/// A line naming an institution (which a line of author names does not).
+fn institution_line(s: &str) -> bool {
+    const WORDS: &[&str] = &[
+        "university",
+        "universit",
+        "universität",
+        "université",
+        "universidad",
+        "institute",
+        "institut",
+        "department",
+        "dept",
+        "laboratory",
+        "lab",
+        "center",
+        "centre",
+        "school",
+        "college",
+        "faculty",
+        "hospital",
+        "inc",
+        "llc",
+        "ltd",
+        "gmbh",
+        "corporation",
+        "division",
+    ];
+    s.split(|c: char| !c.is_alphabetic()).any(|w| WORDS.contains(&w.to_lowercase().as_str()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn institution_lines() {
+        assert!(institution_line("†Center for Spoken Language Understanding, Oregon Health & Science University"));
+        assert!(institution_line("Technologies LLC, Ann Arbor, MI, United States of America"));
+        assert!(!institution_line("Maider Lehr†, Izhak Shafran†, Emily Prud’hommeaux◦ and Brian Roark†"));
+        assert!(!institution_line("Labrador Smith and Centerwall Jones"), "whole words only");
+    }
 
     #[test]
     fn front_matter_blocks_are_not_abstracts() {
