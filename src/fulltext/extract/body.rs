@@ -345,7 +345,7 @@ pub(crate) fn build(lines: &[Line], body: f32) -> Body {
     let numbered_doc = numbered >= 3;
     let mut last_top: Option<u32> = None;
     let mut style: Option<bool> = None;
-    for line in lines {
+    for (i, line) in lines.iter().enumerate() {
         let key = (line.page, line.side as u8);
         let edge = *edges.entry(key).or_insert_with(|| right_edge(line));
         let found = heading_level(line, body, in_refs).filter(|&level| {
@@ -396,9 +396,13 @@ pub(crate) fn build(lines: &[Line], body: f32) -> Body {
         // A list that starts "[1]" without a heading (REVTeX prints none).
         // Or "1 J. Berges, ..." (the brackets of the labels lost), late in the paper.
         let unbracketed = out.sections.len() >= 2 && starts_first_entry(&line.text);
+        // "[1]" with "[2]" a few lines below opens the list even after a
+        // paragraph cut mid-sentence (an equation, a figure).
+        let bracketed = line.text.trim_start().starts_with("[1]");
+        let second_follows = || lines[i + 1..].iter().take(6).any(|l| l.text.contains("[2]"));
         if !in_refs
-            && (line.text.trim_start().starts_with("[1]") || unbracketed)
-            && para.as_ref().is_none_or(|(p, _)| ends_sentence(&p.text))
+            && (bracketed || unbracketed)
+            && (para.as_ref().is_none_or(|(p, _)| ends_sentence(&p.text)) || (bracketed && second_follows()))
         {
             flush_para(&mut section, &mut para);
             in_refs = true;

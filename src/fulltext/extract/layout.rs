@@ -34,6 +34,7 @@ pub(crate) struct Line {
     pub side: Side,
 }
 
+#[derive(Clone)]
 struct Frag {
     x0: f32,
     x1: f32,
@@ -177,6 +178,31 @@ fn gutter(frags: &[Frag], page: &Page) -> Option<(f32, f32)> {
     Some((g0, g1))
 }
 
+/// The gutter of a page set in two columns for only part of its height (a
+/// one-column appendix above a two-column reference list, a full-width
+/// figure over two columns): a gutter of the fragments below, or above, a
+/// split height (the middle, then the thirds, then the quarters).
+fn part_gutter(frags: &[Frag], page: &Page) -> Option<(f32, f32)> {
+    if frags.len() < 24 {
+        return None;
+    }
+    let mut ys: Vec<f32> = frags.iter().map(|f| f.y).collect();
+    ys.sort_by(f32::total_cmp);
+    for share in [0.5, 1.0 / 3.0, 2.0 / 3.0, 0.25, 0.75] {
+        let split = ys[((ys.len() as f64) * share) as usize];
+        let below: Vec<Frag> = frags.iter().filter(|f| f.y < split).cloned().collect();
+        let above: Vec<Frag> = frags.iter().filter(|f| f.y >= split).cloned().collect();
+        for part in [below, above] {
+            if part.len() >= 12 {
+                if let Some(g) = gutter(&part, page) {
+                    return Some(g);
+                }
+            }
+        }
+    }
+    None
+}
+
 /// Cuts fragments that cross the gutter where a gap lies in it.
 fn cut_at_gutter(frags: Vec<Frag>, (g0, g1): (f32, f32)) -> Vec<Frag> {
     let mut out = Vec::with_capacity(frags.len());
@@ -303,7 +329,7 @@ fn join(page: u32, mut row: Vec<Frag>, side: Side) -> Line {
 /// The page's lines in reading order.
 pub(crate) fn lines(page: &Page) -> Vec<Line> {
     let mut frags = fragments(page);
-    let gut = gutter(&frags, page);
+    let gut = gutter(&frags, page).or_else(|| part_gutter(&frags, page));
     if let Some(g) = gut {
         frags = cut_at_gutter(frags, g);
     }
