@@ -71,20 +71,49 @@ pub(crate) fn strip(pages: &[Page], lines: &mut [Vec<Line>]) {
     // left edge or right of its right edge, or in the outer 14 % of the
     // page). A page with 10 or more is numbered; when two pages are, the
     // document is, and its pages with fewer (a title page) lose theirs too.
-    let numbers: Vec<usize> =
-        pages.iter().zip(lines.iter()).map(|(p, ls)| ls.iter().filter(|l| side_number(p, ls, l)).count()).collect();
+    // A list's hanging labels ("1", "2" beside their entries) are not line
+    // numbers: those number every line, with no text line between two.
+    let numbers: Vec<usize> = pages
+        .iter()
+        .zip(lines.iter())
+        .map(|(p, ls)| {
+            let found: Vec<&Line> = ls.iter().filter(|l| side_number(p, ls, l)).collect();
+            if every_line(ls, &found) { found.len() } else { 0 }
+        })
+        .collect();
     let numbered_document = numbers.iter().filter(|&&c| c >= 10).count() >= 2;
     for ((p, ls), count) in pages.iter().zip(lines.iter_mut()).zip(numbers) {
         let numbered = count >= 10 || (numbered_document && count > 0);
         let drop: Vec<bool> = ls
             .iter()
             .map(|l| {
-                (band(p, l).is_some() && (page_number(&l.text) || repeated(l))) || (numbered && side_number(p, ls, l))
+                // A number with text beside it on its row is a label, not the page's number.
+                let alone =
+                    || !ls.iter().any(|m| !digits_only(&m.text) && (m.y - l.y).abs() <= 0.3 * l.size.max(m.size));
+                (band(p, l).is_some() && ((page_number(&l.text) && alone()) || repeated(l)))
+                    || (numbered && side_number(p, ls, l))
             })
             .collect();
         let mut keep = drop.iter().map(|d| !d);
         ls.retain(|_| keep.next().unwrap_or(true));
     }
+}
+
+/// Whether the numbers `found` among a page's `lines` number every line:
+/// between two consecutive numbers (down the page) lies, in the median, no
+/// other text line.
+fn every_line(lines: &[Line], found: &[&Line]) -> bool {
+    let mut ys: Vec<f32> = found.iter().map(|l| l.y).collect();
+    ys.sort_by(|a, b| b.total_cmp(a));
+    let mut between: Vec<usize> = ys
+        .windows(2)
+        .map(|w| lines.iter().filter(|m| !digits_only(&m.text) && m.y < w[0] - 1.0 && m.y > w[1] + 1.0).count())
+        .collect();
+    if between.is_empty() {
+        return false;
+    }
+    between.sort_unstable();
+    between[between.len() / 2] == 0
 }
 
 /// Whether `l` is a digits-only line beside the text block of its page's `lines`.
@@ -143,6 +172,31 @@ mod tests {
         assert!(lines[1].iter().chain(&lines[2]).all(|l| !digits_only(&l.text)), "{:?}", lines[1]);
         let left: Vec<&str> = lines[0].iter().map(|l| l.text.as_str()).collect();
         assert_eq!(left, ["Title words", "Title words", "Title words", "Title words", "2019"]);
+    }
+
+    #[test]
+    fn a_reference_lists_hanging_labels_stay_even_at_the_top_of_a_column() {
+        let page =
+            Page { number: 1, x0: 0.0, y0: 0.0, x1: 595.0, y1: 792.0, glyphs: Vec::new(), rotated: String::new() };
+        // Twelve entries of three lines each, labels at x 62..66 left of the text at x 75; the first at the top.
+        let mut ls = Vec::new();
+        for e in 0..12 {
+            let y = 720.0 - 55.0 * e as f32;
+            ls.push(line(&format!("{}", e + 1), 62.0, 66.0, y));
+            for k in 0..3 {
+                ls.push(line(
+                    "Author, A. (2003) A title of the entry. Journal 2, 891",
+                    75.0,
+                    279.0,
+                    y - 9.2 * k as f32,
+                ));
+            }
+        }
+        ls.push(line("12", 290.0, 300.0, 30.0)); // the page's number, alone on its row
+        let mut lines = vec![ls];
+        strip(&[page], &mut lines);
+        let labels: Vec<&str> = lines[0].iter().filter(|l| digits_only(&l.text)).map(|l| l.text.as_str()).collect();
+        assert_eq!(labels, ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12"]);
     }
 
     #[test]
