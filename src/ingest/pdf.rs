@@ -96,23 +96,26 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Reads, files and stores the PDFs at `paths` (files, made absolute).
+/// Reads, files and stores the PDFs at `files` (made absolute), each with
+/// the id of the paper it belongs to when the caller knows it (a Zotero
+/// item's attachment): such a file is filed under that paper (its record
+/// carries that id only, not the DOI or arXiv id printed in it).
 pub(crate) fn ingest_pdfs(
     ingester: &mut Ingester<'_>,
-    paths: &[PathBuf],
+    files: &[(PathBuf, Option<PaperId>)],
     skip_invalid: bool,
     limits: &Limits,
 ) -> anyhow::Result<PdfSummary> {
     let mut summary = PdfSummary::default();
     let batch = rayon::current_num_threads().max(1) * IN_FLIGHT_PER_THREAD;
-    for chunk in paths.chunks(batch) {
+    for chunk in files.chunks(batch) {
         let stored: Vec<Option<String>> = chunk
             .iter()
-            .map(|p| Ok(document_at(ingester.handle(), &p.display().to_string())?.map(|d| d.hash)))
+            .map(|(p, _)| Ok(document_at(ingester.handle(), &p.display().to_string())?.map(|d| d.hash)))
             .collect::<anyhow::Result<_>>()?;
         let read: Vec<Read> =
-            chunk.par_iter().zip(&stored).map(|(path, old)| read_one(path, old.as_deref(), limits)).collect();
-        for (path, outcome) in chunk.iter().zip(read) {
+            chunk.par_iter().zip(&stored).map(|((path, _), old)| read_one(path, old.as_deref(), limits)).collect();
+        for ((path, parent), outcome) in chunk.iter().zip(read) {
             let name = path.display().to_string();
             match outcome {
                 Read::Unchanged => summary.unchanged += 1,
@@ -124,7 +127,7 @@ pub(crate) fn ingest_pdfs(
                     anyhow::bail!("{name}: {e} (pdf format; nothing was ingested; --skip-invalid skips bad files)")
                 }
                 Read::Doc { hash, doc } => {
-                    let attached = file_document(ingester, &name, &hash, &doc)?;
+                    let attached = file_document(ingester, &name, &hash, &doc, parent.as_ref())?;
                     summary.read += 1;
                     if attached {
                         summary.attached += 1;
@@ -168,15 +171,25 @@ fn read_one(path: &Path, old: Option<&str>, limits: &Limits) -> Read {
 
 /// Files `doc` read from `path` (hash `hash`): its record through the
 /// engine, then its text. Returns whether it joined a paper already indexed.
-fn file_document(ingester: &mut Ingester<'_>, path: &str, hash: &str, doc: &Document) -> anyhow::Result<bool> {
+fn file_document(
+    ingester: &mut Ingester<'_>,
+    path: &str,
+    hash: &str,
+    doc: &Document,
+    parent: Option<&PaperId>,
+) -> anyhow::Result<bool> {
     let h = ingester.handle();
     let previous = document_at(h, path)?;
     let mut ids: Vec<PaperId> = Vec::new();
-    if let Some(a) = &doc.arxiv {
-        ids.push(PaperId::Arxiv(a.clone()));
-    }
-    if let Some(d) = &doc.doi {
-        ids.push(PaperId::parse(d));
+    if let Some(p) = parent {
+        ids.push(p.clone());
+    } else {
+        if let Some(a) = &doc.arxiv {
+            ids.push(PaperId::Arxiv(a.clone()));
+        }
+        if let Some(d) = &doc.doi {
+            ids.push(PaperId::parse(d));
+        }
     }
     let title = match doc.title.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
         Some(t) => t.to_string(),
@@ -208,6 +221,7 @@ fn file_document(ingester: &mut Ingester<'_>, path: &str, hash: &str, doc: &Docu
     }
     let source_id = match &previous {
         Some(p) => PaperId::parse(&p.source_id),
+        None if parent.is_some() => PaperId::Own(format!("pdf-{}", &hash[..16])),
         None => ids
             .iter()
             .find(|i| matches!(i, PaperId::Arxiv(_)))
@@ -282,7 +296,7 @@ pub(crate) mod test_support {
             let mut out = Vec::new();
             for (path, doc) in docs {
                 let hash = blake3::hash(format!("{doc:?}").as_bytes()).to_hex().to_string();
-                out.push(file_document(&mut ing, path, &hash, doc)?);
+                out.push(file_document(&mut ing, path, &hash, doc, None)?);
             }
             ing.finish()?;
             Ok(out)
