@@ -49,3 +49,4 @@ mod serve;
 mod watch;
 mod why;
 mod wire;
+mod zotero;
