@@ -50,3 +50,4 @@ mod watch;
 mod why;
 mod wire;
 mod zotero;
+mod zotero_sync;
