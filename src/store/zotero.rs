@@ -188,6 +188,19 @@ pub(crate) fn replace_tags(h: Handle<'_>, paper_id: &str, old: &[String], new: &
 }
 
 impl Store {
+    /// The papers of the index tagged `tag` (every tag under it when it ends
+    /// with `/`: `zotero/Thesis/` takes `zotero/Thesis/Chapter 2`), sorted.
+    pub fn papers_tagged(&self, tag: &str) -> anyhow::Result<Vec<String>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT DISTINCT m.paper_id FROM mark_tags AS m JOIN papers AS p ON p.id = m.paper_id
+             WHERE m.tag = ?1 OR (substr(?1, -1) = '/' AND substr(m.tag, 1, length(?1)) = ?1)
+                OR (substr(?1, -1) = '/' AND m.tag = substr(?1, 1, length(?1) - 1))
+             ORDER BY m.paper_id",
+        )?;
+        let rows = stmt.query_map([tag], |r| r.get(0))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
     /// The Zotero libraries this index reads, as last synced.
     pub fn zotero_libraries(&self) -> anyhow::Result<Vec<ZoteroLibrary>> {
         let mut stmt = self.conn.prepare(

@@ -265,3 +265,21 @@ fn a_library_s_pdfs_are_read_and_filed_under_their_item_s_paper() {
     let o = ingest(&db, &[lib.to_str().unwrap()]);
     assert!(stdout(&o).contains("4 items: 0 added, 0 updated, 0 removed, 4 unchanged"), "{}", stdout(&o));
 }
+
+#[test]
+fn collections_are_tags_a_user_lists_and_exports_by() {
+    let Some((dir, lib)) = library_copy("san7o-z6") else { return };
+    let db = dir.path().join("i.db");
+    assert!(ingest(&db, &["--no-attachments", lib.to_str().unwrap()]).status.success());
+    let run = |args: &[&str]| litindex().arg("--db").arg(&db).args(args).output().unwrap();
+    let o = run(&["marks", "--tag", "zotero/Computer Science/Distributed Systems"]);
+    assert!(stdout(&o).contains("7 marked papers"), "{}", stdout(&o));
+    // A nested collection's path, and a tag ending in `/` taking the collections under it.
+    let o = run(&["export", "--tag", "zotero/Computer Science/", "--format", "bibtex"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).matches("\n@").count() + usize::from(stdout(&o).starts_with('@')), 8, "{}", stdout(&o));
+    let o = run(&["export", "--tag", "zotero-tag/solana", "--format", "bibtex"]);
+    assert!(stdout(&o).contains("Fuzz on the Beach"), "{}", stdout(&o));
+    let o = run(&["export", "--tag", "zotero/Nothing Here", "--format", "bibtex"]);
+    assert!(!o.status.success() && stderr(&o).contains("tagged `zotero/Nothing Here`"), "{}", stderr(&o));
+}
