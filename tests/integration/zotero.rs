@@ -261,6 +261,14 @@ fn a_library_s_pdfs_are_read_and_filed_under_their_item_s_paper() {
          WHERE p.source = 'pdf' AND z.source = 'zotero'",
     );
     assert_eq!(same, 1);
+    // `paper` shows what the item holds beside the record.
+    let o = litindex().arg("--db").arg(&db).args(["paper", "2602.02603"]).output().unwrap();
+    let shown = stdout(&o);
+    assert!(shown.contains("zotero      webpage, https://arxiv.org/abs/2602.02603v4"), "{shown}");
+    assert!(
+        shown.contains("  in        World model") && shown.contains("(missing)") && shown.contains("  note "),
+        "{shown}"
+    );
     // Read again: nothing changed, nothing read.
     let o = ingest(&db, &[lib.to_str().unwrap()]);
     assert!(stdout(&o).contains("4 items: 0 added, 0 updated, 0 removed, 4 unchanged"), "{}", stdout(&o));
