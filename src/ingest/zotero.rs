@@ -28,7 +28,9 @@
 //!   `DATA/storage/KEY/NAME`, a linked file is taken as given; a PDF that
 //!   exists is read by the PDF reader and filed under the item's paper
 //!   (unless `read_pdfs` is off); a missing file is a note, not an error.
-//!   Standalone PDFs (no parent item) are read as PDFs of their own.
+//!   Standalone PDFs (no parent item) are read as PDFs of their own. When an
+//!   item is trashed or deleted, the documents of its PDFs filed under its
+//!   paper are removed with it (passages, references, their record).
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -36,6 +38,7 @@ use std::path::{Path, PathBuf};
 use super::engine::Ingester;
 use super::formats::zotero::{Snapshot, Stamp, ZoteroItem, locate};
 use crate::paper::PaperId;
+use crate::store::documents::{delete_document, document_at, paper_of_record};
 use crate::store::zotero::{self as state, ItemRow, ZoteroLibrary};
 
 /// What one Zotero library came to in an ingest.
@@ -170,11 +173,22 @@ pub(crate) fn sync(
     gone.sort_by(|a, b| a.0.cmp(b.0));
     for (key, old) in gone {
         let h = ingester.handle();
-        if let Some(paper) = state::paper_of(h, key)? {
-            state::replace_tags(h, &paper, &old.tags, &[])?;
+        let paper = state::paper_of(h, key)?;
+        if let Some(paper) = &paper {
+            state::replace_tags(h, paper, &old.tags, &[])?;
         }
+        let files = state::attachment_files(h, &lib, key)?;
         state::delete_item(h, &lib, key)?;
         if !state::held_elsewhere(h, &lib, key)? {
+            // Its PDFs filed under its paper go with it (a PDF another paper holds stays).
+            for file in files {
+                let Some(doc) = document_at(h, &file)? else { continue };
+                if paper.is_some() && paper_of_record(h, &doc.source_id)? == paper {
+                    if let Some(pdf_key) = delete_document(h, &file)? {
+                        ingester.remove_record("pdf", &pdf_key)?;
+                    }
+                }
+            }
             ingester.remove_record("zotero", key)?;
         }
         summary.removed += 1;

@@ -149,6 +149,16 @@ pub(crate) fn put_item(h: Handle<'_>, library: &str, row: &ItemRow<'_>) -> anyho
     Ok(())
 }
 
+/// The files of the attachments item `source_id` of `library` had when last read.
+pub(crate) fn attachment_files(h: Handle<'_>, library: &str, source_id: &str) -> anyhow::Result<Vec<String>> {
+    let mut stmt = h.conn.prepare_cached(
+        "SELECT json_extract(a.value, '$.file') FROM zotero_items AS z, json_each(json_extract(z.data, '$.attachments')) AS a
+         WHERE z.library = ?1 AND z.source_id = ?2 AND json_extract(a.value, '$.file') IS NOT NULL",
+    )?;
+    let rows = stmt.query_map(params![library, source_id], |r| r.get(0))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
 pub(crate) fn delete_item(h: Handle<'_>, library: &str, source_id: &str) -> anyhow::Result<()> {
     h.conn
         .prepare_cached("DELETE FROM zotero_items WHERE library = ?1 AND source_id = ?2")?

@@ -272,6 +272,37 @@ fn a_library_s_pdfs_are_read_and_filed_under_their_item_s_paper() {
     // Read again: nothing changed, nothing read.
     let o = ingest(&db, &[lib.to_str().unwrap()]);
     assert!(stdout(&o).contains("4 items: 0 added, 0 updated, 0 removed, 4 unchanged"), "{}", stdout(&o));
+    // The item trashed in Zotero: its paper goes, with its PDF's document and passages.
+    let key: String = idx
+        .query_row(
+            "SELECT z.source_id FROM records AS p JOIN records AS z ON z.paper_id = p.paper_id
+             WHERE p.source = 'pdf' AND z.source = 'zotero'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    drop(idx);
+    let z = Connection::open(lib.join("zotero.sqlite")).unwrap();
+    z.execute(
+        "INSERT INTO deletedItems (itemID, dateDeleted) SELECT itemID, '2030-01-01 00:00:00' FROM items WHERE key = ?1",
+        [key.trim_start_matches("zotero:")],
+    )
+    .unwrap();
+    drop(z);
+    let o = ingest(&db, &[lib.to_str().unwrap()]);
+    assert!(stdout(&o).contains("3 items: 0 added, 0 updated, 1 removed, 3 unchanged"), "{}", stdout(&o));
+    let idx = Connection::open(&db).unwrap();
+    let left: (i64, i64, i64, i64) = idx
+        .query_row(
+            "SELECT (SELECT count(*) FROM papers), (SELECT count(*) FROM documents), (SELECT count(*) FROM passages),
+                    (SELECT count(*) FROM records WHERE source = 'pdf')",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+        )
+        .unwrap();
+    assert_eq!(left, (3, 0, 0, 0));
+    let o = litindex().arg("--db").arg(&db).arg("check").output().unwrap();
+    assert!(o.status.success(), "{}", stdout(&o));
 }
 
 #[test]
