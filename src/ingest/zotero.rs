@@ -118,9 +118,9 @@ pub(crate) fn sync(
     let mut live: HashSet<String> = HashSet::new();
     let mut missing_listed = 0usize;
     for stamp in &stamps {
-        if !kinds.contains_key(&stamp.library_id) {
+        if let std::collections::hash_map::Entry::Vacant(e) = kinds.entry(stamp.library_id) {
             let (kind, version) = snap.library(stamp.library_id)?;
-            kinds.insert(stamp.library_id, (kind == "user", version));
+            e.insert((kind == "user", version));
         }
         let user = kinds[&stamp.library_id].0;
         let key = super::formats::zotero::item_id(&stamp.key, stamp.library_id, user).key();
@@ -131,6 +131,11 @@ pub(crate) fn sync(
             continue;
         }
         let item = snap.read_item(stamp, &collections, user)?;
+        // Read again for a changed collection tree only: unchanged unless its collection tags moved.
+        if old.is_some_and(|o| same_stamp(o, stamp) && o.tags == tags_of(&item)) {
+            summary.unchanged += 1;
+            continue;
+        }
         let origin = format!("{lib}#{}", stamp.key);
         file_item(ingester, &lib, &item, old.map(|o| o.tags.as_slice()).unwrap_or(&[]), &origin)?;
         if old.is_some() {
@@ -179,7 +184,9 @@ pub(crate) fn sync(
         }
         let files = state::attachment_files(h, &lib, key)?;
         state::delete_item(h, &lib, key)?;
-        if !state::held_elsewhere(h, &lib, key)? {
+        // Another library holding the same item keeps its record (a library moved away, whose file is gone, does not).
+        let held = state::other_holders(h, &lib, key)?.iter().any(|other| Path::new(other).is_file());
+        if !held {
             // Its PDFs filed under its paper go with it (a PDF another paper holds stays).
             for file in files {
                 let Some(doc) = document_at(h, &file)? else { continue };

@@ -166,11 +166,12 @@ pub(crate) fn delete_item(h: Handle<'_>, library: &str, source_id: &str) -> anyh
     Ok(())
 }
 
-/// Whether a library other than `library` holds the item `source_id`.
-pub(crate) fn held_elsewhere(h: Handle<'_>, library: &str, source_id: &str) -> anyhow::Result<bool> {
-    Ok(h.conn
-        .prepare_cached("SELECT EXISTS (SELECT 1 FROM zotero_items WHERE source_id = ?1 AND library <> ?2)")?
-        .query_row(params![source_id, library], |r| r.get(0))?)
+/// The libraries other than `library` that hold the item `source_id`.
+pub(crate) fn other_holders(h: Handle<'_>, library: &str, source_id: &str) -> anyhow::Result<Vec<String>> {
+    let mut stmt =
+        h.conn.prepare_cached("SELECT library FROM zotero_items WHERE source_id = ?1 AND library <> ?2 ORDER BY 1")?;
+    let rows = stmt.query_map(params![source_id, library], |r| r.get(0))?;
+    Ok(rows.collect::<Result<_, _>>()?)
 }
 
 /// The paper the `zotero` record `source_id` belongs to.

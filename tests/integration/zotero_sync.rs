@@ -149,6 +149,25 @@ fn a_sync_reads_what_changed_and_keeps_the_user_s_marks() {
     let o = ingest(&db, &["--no-attachments", libarg]);
     assert!(stdout(&o).contains("37 items: 0 added, 0 updated, 0 removed, 37 unchanged"), "{}", stdout(&o));
     assert!(stdout(&o).contains(": 0 records"), "{}", stdout(&o));
+
+    // A collection renamed (no item's stamps move): every item read again, its members' tags follow.
+    let z = Connection::open(lib.join("zotero.sqlite")).unwrap();
+    let (old_name, members): (String, i64) = z
+        .query_row(
+            "SELECT collectionName, (SELECT count(*) FROM collectionItems AS ci JOIN items AS i ON i.itemID = ci.itemID
+             WHERE ci.collectionID = c.collectionID AND i.itemID NOT IN (SELECT itemID FROM deletedItems)) FROM collections AS c",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    z.execute("UPDATE collections SET collectionName = 'Renamed In Zotero'", []).unwrap();
+    drop(z);
+    let o = ingest(&db, &["--no-attachments", libarg]);
+    let want = format!("37 items: 0 added, {members} updated, 0 removed, {} unchanged", 37 - members);
+    assert!(stdout(&o).contains(&want), "{want}: {}", stdout(&o));
+    let renamed: i64 = query(&db, "SELECT count(*) FROM mark_tags WHERE tag = 'zotero/Renamed In Zotero'");
+    let gone: i64 = query(&db, &format!("SELECT count(*) FROM mark_tags WHERE tag = 'zotero/{old_name}'"));
+    assert_eq!((renamed, gone), (members, 0));
 }
 
 #[test]
