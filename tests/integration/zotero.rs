@@ -227,6 +227,25 @@ fn the_five_real_libraries_come_in_as_counted() {
                 bad.push(format!("{name} {}: counts.json {shown}, counted {}, read {}", r.name, r.counted, r.read));
             }
         }
+        // The account data of `settings` (read here by the test only, never shown) is nowhere in the output or the index.
+        let secrets: Vec<String> = {
+            let mut stmt = zdb.prepare("SELECT value FROM settings WHERE setting = 'account'").unwrap();
+            let rows = stmt.query_map([], |r| r.get::<_, rusqlite::types::Value>(0)).unwrap();
+            rows.filter_map(|v| match v.unwrap() {
+                rusqlite::types::Value::Text(t) if t.len() >= 4 => Some(t),
+                rusqlite::types::Value::Integer(i) if i > 999 => Some(i.to_string()),
+                _ => None,
+            })
+            .collect()
+        };
+        assert!(!secrets.is_empty(), "{name}: the library has account settings to look for");
+        let mut raw = std::fs::read(&db).unwrap();
+        raw.extend(std::fs::read(dir.path().join("i.db-wal")).unwrap_or_default());
+        let index_bytes = String::from_utf8_lossy(&raw).into_owned();
+        let printed = format!("{}{}", stdout(&o), stderr(&o));
+        let leaked =
+            secrets.iter().filter(|s| index_bytes.contains(s.as_str()) || printed.contains(s.as_str())).count();
+        assert_eq!(leaked, 0, "{name}: {leaked} account value(s) found in the index or the output (values not shown)");
         drop(zdb);
         assert_eq!(std::fs::read(lib.join("zotero.sqlite")).unwrap(), before, "{name}: the library was written");
         let o = litindex().arg("--db").arg(&db).arg("check").output().unwrap();
