@@ -249,3 +249,42 @@ fn a_half_written_file_is_an_error_and_a_locked_one_is_read() {
     assert_eq!(query::<i64>(&db, "SELECT count(*) FROM papers"), papers, "the index is as it was");
     assert_eq!(query::<i64>(&db, "SELECT count(*) FROM zotero_items"), 194);
 }
+
+/// A sync that dies before its commit leaves the index as it was, and the next one does the same work.
+#[test]
+fn a_sync_that_dies_before_its_commit_changes_nothing() {
+    if !litindex::failpoint::ENABLED {
+        crate::common::skip(crate::common::Need::Failpoints, "the failpoints are compiled out");
+        return;
+    }
+    let Some((dir, lib)) = library_copy("chasing-aurora-z9") else { return };
+    let db = dir.path().join("i.db");
+    let libarg = lib.to_str().unwrap();
+    assert!(ingest(&db, &["--no-attachments", libarg]).status.success());
+    let z = Connection::open(lib.join("zotero.sqlite")).unwrap();
+    z.execute(
+        "INSERT INTO deletedItems (itemID, dateDeleted) SELECT itemID, '2030-01-01 00:00:00' FROM items WHERE key = 'BAHAEV5E'",
+        [],
+    )
+    .unwrap();
+    drop(z);
+    let o = litindex()
+        .arg("--db")
+        .arg(&db)
+        .args(["ingest", "--quiet", "--no-attachments", libarg])
+        .env("LITINDEX_FAILPOINT", "before-commit")
+        .output()
+        .unwrap();
+    assert!(o.status.code().is_none(), "expected death by abort: {}", stderr(&o));
+    let state = |db: &Path| -> (i64, i64, i64) {
+        (
+            query(db, "SELECT count(*) FROM papers"),
+            query(db, "SELECT count(*) FROM zotero_items"),
+            query(db, "SELECT count(*) FROM records WHERE source_id = 'zotero:BAHAEV5E'"),
+        )
+    };
+    assert_eq!(state(&db), (4, 4, 1), "the index is as it was");
+    let o = ingest(&db, &["--no-attachments", libarg]);
+    assert!(stdout(&o).contains("3 items: 0 added, 0 updated, 1 removed, 3 unchanged"), "{}", stdout(&o));
+    assert_eq!(state(&db), (3, 3, 0));
+}
