@@ -29,12 +29,15 @@ impl Snapshot {
     pub(crate) fn stamps(&self) -> anyhow::Result<Vec<Stamp>> {
         let types = self.either("itemTypesCombined", "itemTypes");
         let children = if self.has("itemNotes") && self.has("itemAttachments") {
-            "(SELECT count(*) || '/' || coalesce(CAST(max(x.clientDateModified) AS TEXT), '') FROM items AS x
-               WHERE x.itemID IN (SELECT itemID FROM itemNotes WHERE parentItemID = i.itemID
-                                  UNION ALL SELECT itemID FROM itemAttachments WHERE parentItemID = i.itemID)
-                 AND x.itemID NOT IN (SELECT itemID FROM deletedItems))"
+            format!(
+                "(SELECT count(*) || '/' || coalesce(CAST(max(x.clientDateModified) AS TEXT), '') FROM items AS x
+                   WHERE x.itemID IN (SELECT itemID FROM itemNotes WHERE parentItemID = i.itemID
+                                      UNION ALL SELECT itemID FROM itemAttachments WHERE parentItemID = i.itemID)
+                   {})",
+                self.live("x.itemID")
+            )
         } else {
-            "''"
+            "''".to_string()
         };
         let sql = format!(
             "SELECT i.itemID, i.libraryID, i.key, coalesce(i.version, 0), coalesce(CAST(i.dateModified AS TEXT), ''),
@@ -292,5 +295,56 @@ fn value_text(v: rusqlite::types::ValueRef<'_>) -> String {
         ValueRef::Integer(i) => i.to_string(),
         ValueRef::Real(f) => f.to_string(),
         ValueRef::Text(t) | ValueRef::Blob(t) => String::from_utf8_lossy(t).into_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The least a file needs to be opened as a Zotero library, plus collections.
+    fn minimal(dir: &std::path::Path, extra: &str) -> Snapshot {
+        let db = dir.join("zotero.sqlite");
+        let c = rusqlite::Connection::open(&db).unwrap();
+        c.execute_batch(&format!(
+            "CREATE TABLE version (schema TEXT PRIMARY KEY, version INT NOT NULL);
+             INSERT INTO version VALUES ('userdata', 120);
+             CREATE TABLE items (itemID INTEGER PRIMARY KEY, itemTypeID INT, dateAdded, dateModified,
+                                 clientDateModified, libraryID INT, key TEXT, version INT, synced INT);
+             CREATE TABLE itemTypes (itemTypeID INTEGER PRIMARY KEY, typeName TEXT);
+             CREATE TABLE itemData (itemID INT, fieldID INT, valueID INT);
+             CREATE TABLE itemDataValues (valueID INTEGER PRIMARY KEY, value);
+             CREATE TABLE fields (fieldID INTEGER PRIMARY KEY, fieldName TEXT);
+             CREATE TABLE creators (creatorID INTEGER PRIMARY KEY, firstName, lastName, fieldMode INT);
+             CREATE TABLE itemCreators (itemID INT, creatorID INT, creatorTypeID INT, orderIndex INT);
+             CREATE TABLE creatorTypes (creatorTypeID INTEGER PRIMARY KEY, creatorType TEXT);
+             CREATE TABLE collections (collectionID INTEGER PRIMARY KEY, collectionName TEXT, parentCollectionID INT);
+             {extra}"
+        ))
+        .unwrap();
+        drop(c);
+        Snapshot::open(&db, dir).unwrap()
+    }
+
+    #[test]
+    fn collection_paths_nest_and_skip_the_trash_and_cycles() {
+        let dir = tempfile::tempdir().unwrap();
+        let snap = minimal(
+            dir.path(),
+            "INSERT INTO collections VALUES (1, 'Thesis', NULL), (2, 'Chapter 2', 1), (3, 'a/b', 2),
+                                            (4, 'Old', NULL), (5, 'Under old', 4), (6, 'Loop', 7), (7, 'Pool', 6);
+             CREATE TABLE deletedCollections (collectionID INT, dateDeleted);
+             INSERT INTO deletedCollections VALUES (4, '2020-01-01');",
+        );
+        let paths = snap.collection_paths().unwrap();
+        assert_eq!(paths.get(&2).map(String::as_str), Some("Thesis/Chapter 2"));
+        assert_eq!(paths.get(&3).map(String::as_str), Some("Thesis/Chapter 2/a\u{2215}b"));
+        assert!(!paths.contains_key(&4) && !paths.contains_key(&5), "trashed, or under a trashed one");
+        assert!(!paths.contains_key(&6) && !paths.contains_key(&7), "a cycle has no path");
+        // Without the *Combined tables, the plain ones; no trash table: every item is live.
+        assert_eq!(snap.either("itemTypesCombined", "itemTypes"), "itemTypes");
+        assert_eq!(snap.live("i.itemID"), "");
+        assert_eq!(snap.stamps().unwrap(), Vec::<Stamp>::new());
+        assert_eq!(snap.schema_note(), None);
     }
 }
