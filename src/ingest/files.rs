@@ -132,6 +132,9 @@ fn ingest_into(tx: Handle<'_>, inputs: &[Input], opts: &IngestOptions) -> anyhow
     // PDFs (files named as such or sniffed, and folders) are filed after the
     // other inputs, so they attach to the papers those bring.
     let mut pdfs: Vec<(PathBuf, Option<PaperId>)> = Vec::new();
+    // A Zotero library's PDF attachments: one that cannot be read is listed
+    // and skipped (like a missing file), never the end of the library's import.
+    let mut zotero_pdfs: Vec<(PathBuf, Option<PaperId>)> = Vec::new();
     let add_pdfs = |pdfs: &mut Vec<(PathBuf, Option<PaperId>)>, paths: Vec<PathBuf>| -> anyhow::Result<()> {
         for p in paths {
             pdfs.push((std::path::absolute(&p).map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?, None));
@@ -145,7 +148,7 @@ fn ingest_into(tx: Handle<'_>, inputs: &[Input], opts: &IngestOptions) -> anyhow
             _ => None,
         };
         if let Some(path) = zotero {
-            let z = super::zotero::sync(&mut ingester, path, !opts.no_attachments, &mut pdfs)
+            let z = super::zotero::sync(&mut ingester, path, !opts.no_attachments, &mut zotero_pdfs)
                 .map_err(|e| anyhow::anyhow!("{e:#} (zotero format; nothing was ingested)"))?;
             summary.inputs.push((path.display().to_string(), InputFormat::Zotero.name()));
             summary.zotero.push(z);
@@ -214,6 +217,10 @@ fn ingest_into(tx: Handle<'_>, inputs: &[Input], opts: &IngestOptions) -> anyhow
     }
     if !pdfs.is_empty() {
         summary.pdf = super::pdf::ingest_pdfs(&mut ingester, &pdfs, opts.skip_invalid, &Limits::default())?;
+    }
+    if !zotero_pdfs.is_empty() {
+        let z = super::pdf::ingest_pdfs(&mut ingester, &zotero_pdfs, true, &Limits::default())?;
+        summary.pdf.merge(z);
     }
     ingester.report.skipped_null_ids += fopts.skipped_nulls.load(Ordering::Relaxed);
     summary.report = ingester.finish()?;

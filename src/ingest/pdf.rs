@@ -58,6 +58,19 @@ pub struct PdfSummary {
     pub failures: Vec<String>,
 }
 
+impl PdfSummary {
+    /// Adds `other`'s counts and lists to these.
+    pub(crate) fn merge(&mut self, other: PdfSummary) {
+        self.read += other.read;
+        self.attached += other.attached;
+        self.new += other.new;
+        self.unchanged += other.unchanged;
+        self.failed += other.failed;
+        self.notes.extend(other.notes);
+        self.failures.extend(other.failures);
+    }
+}
+
 /// One file's outcome off the pool.
 enum Read {
     Unchanged,

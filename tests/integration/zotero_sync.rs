@@ -288,3 +288,26 @@ fn a_sync_that_dies_before_its_commit_changes_nothing() {
     assert!(stdout(&o).contains("3 items: 0 added, 0 updated, 1 removed, 3 unchanged"), "{}", stdout(&o));
     assert_eq!(state(&db), (3, 3, 0));
 }
+
+/// A PDF attachment that cannot be read is listed and skipped: the library still comes in.
+#[test]
+fn an_unreadable_pdf_attachment_is_skipped_with_its_name() {
+    let Some((dir, lib)) = library_copy("chasing-aurora-z9") else { return };
+    let mut pdfs = Vec::new();
+    for folder in std::fs::read_dir(lib.join("storage")).unwrap() {
+        for f in std::fs::read_dir(folder.unwrap().path()).unwrap() {
+            let p = f.unwrap().path();
+            if p.extension().is_some_and(|e| e == "pdf") {
+                pdfs.push(p);
+            }
+        }
+    }
+    assert_eq!(pdfs.len(), 1);
+    std::fs::write(&pdfs[0], b"%PDF-1.4\nnot really a pdf").unwrap();
+    let db = dir.path().join("i.db");
+    let o = ingest(&db, &[lib.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("4 items: 4 added") && stdout(&o).contains("1 failed"), "{}", stdout(&o));
+    let name = pdfs[0].file_name().unwrap().to_string_lossy().into_owned();
+    assert!(stderr(&o).contains("litindex: skipped") && stderr(&o).contains(&name), "{}", stderr(&o));
+}
