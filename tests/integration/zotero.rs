@@ -341,3 +341,23 @@ fn collections_are_tags_a_user_lists_and_exports_by() {
     let o = run(&["export", "--tag", "zotero/Nothing Here", "--format", "bibtex"]);
     assert!(!o.status.success() && stderr(&o).contains("tagged `zotero/Nothing Here`"), "{}", stderr(&o));
 }
+
+/// Every PDF of a real library found on disk is read and filed under its
+/// item's paper, or listed as unreadable: gglin001-z5 has 30 on disk.
+#[test]
+fn every_pdf_found_in_a_real_library_is_attached_or_listed() {
+    let Some((dir, lib)) = library_copy("gglin001-z5") else { return };
+    let db = dir.path().join("i.db");
+    let o = ingest(&db, &[lib.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let line = out.lines().find(|l| l.starts_with("PDFs: ")).unwrap_or_else(|| panic!("{out}"));
+    let n: Vec<u64> = line.split(|c: char| !c.is_ascii_digit()).filter_map(|w| w.parse().ok()).collect();
+    let (read, attached, new, unchanged, failed) = (n[0], n[1], n[2], n[3], n[4]);
+    assert_eq!((read + failed, attached, new, unchanged), (30, read, 0, 0), "{line}");
+    assert_eq!(stderr(&o).matches("litindex: skipped").count() as u64, failed, "{}", stderr(&o));
+    let idx = Connection::open(&db).unwrap();
+    assert_eq!(count(&idx, "SELECT count(*) FROM documents") as u64, read);
+    assert_eq!(count(&idx, "SELECT count(*) FROM papers"), 47, "no PDF became a paper of its own");
+    eprintln!("gglin001-z5: {line}");
+}
