@@ -50,6 +50,9 @@ pub struct ExportArgs {
     /// Export the papers marked LABEL (favorite, exclude, to-read, read) instead of ids
     #[arg(long, value_name = "LABEL", value_parser = chosen::<Label>(), conflicts_with_all = ["ids", "query"])]
     pub marks: Option<Label>,
+    /// Export the papers tagged NAME (a Zotero collection `zotero/PATH`, a Zotero tag `zotero-tag/NAME`, or your own); a NAME ending in `/` takes every tag under it (`zotero/Thesis/`)
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["ids", "query", "marks"])]
+    pub tag: Option<String>,
     #[command(flatten)]
     pub search: SearchOpts,
     /// How many hits of --query to export

@@ -174,12 +174,15 @@ pub struct IngestArgs {
     /// Input files (gzip-compressed or not)
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
-    /// Input format: auto, paper, beir, arxiv-oai, arxiv-atom, s2, s2-papers, s2-abstracts, s2-citations, openalex, edges, bibtex, csl-json, ris
+    /// Input format: auto, paper, beir, arxiv-oai, arxiv-atom, s2, s2-papers, s2-abstracts, s2-citations, openalex, edges, bibtex, csl-json, ris, pdf, zotero (a zotero.sqlite or the Zotero data folder)
     #[arg(long, default_value = "auto", value_parser = parse_format)]
     pub format: FormatChoice,
     /// The paper a Semantic Scholar /references or /citations page belongs to
     #[arg(long, value_name = "ID")]
     pub paper: Option<String>,
+    /// Zotero libraries: record the attachments (paths, found or missing) but do not read their PDFs
+    #[arg(long)]
+    pub no_attachments: bool,
     /// Skip malformed records (counted and listed) instead of failing the whole ingest
     #[arg(long)]
     pub skip_invalid: bool,

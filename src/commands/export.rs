@@ -23,6 +23,12 @@ pub fn run(args: &ExportArgs, store: &Store, out: &mut dyn Write) -> anyhow::Res
             Some(result.ranked.into_iter().map(|h| h.id).collect())
         }
         None if !args.ids.is_empty() => Some(litindex::api::resolve_each(store, &args.ids)?),
+        None if args.tag.is_some() => {
+            let tag = args.tag.as_deref().unwrap_or_default();
+            let ids = store.papers_tagged(tag)?;
+            anyhow::ensure!(!ids.is_empty(), "no paper of {} is tagged `{tag}`", store.path().display());
+            Some(ids)
+        }
         None => args.marks.map(|label| litindex::api::marked(store, label)).transpose()?,
     };
     let write = |out: &mut dyn Write| match &ids {

@@ -24,6 +24,7 @@ pub fn run(args: &IngestArgs, db: &Path, out: &mut dyn Write) -> anyhow::Result<
         let opts = IngestOptions {
             paper: args.paper.clone(),
             skip_invalid: args.skip_invalid,
+            no_attachments: args.no_attachments,
             analyzer: args.index.analyzer,
             bm25,
             progress,
@@ -96,8 +97,34 @@ pub(super) fn print_summary(summary: &IngestSummary, db: &Path, secs: f64, out: 
         secs,
         r.records as f64 / secs.max(1e-9),
     )?;
+    for z in &summary.zotero {
+        for line in &z.messages {
+            eprintln!("litindex: note: {line}");
+        }
+        writeln!(
+            out,
+            "Zotero {}: {} items: {} added, {} updated, {} removed, {} unchanged ({} in Zotero's trash, not imported); \
+             read {} creators, {} collection memberships, {} tags, {} notes, {} attachments ({} files found, {} PDFs, \
+             {} missing)",
+            z.library,
+            z.items,
+            z.added,
+            z.updated,
+            z.removed,
+            z.unchanged,
+            z.in_trash,
+            z.creators,
+            z.collections,
+            z.tags,
+            z.notes,
+            z.attachments,
+            z.files_found,
+            z.pdfs_found,
+            z.files_missing
+        )?;
+    }
     let pdf = &summary.pdf;
-    if summary.inputs.iter().any(|(_, f)| *f == "pdf") {
+    if summary.inputs.iter().any(|(_, f)| *f == "pdf") || pdf.read + pdf.unchanged + pdf.failed > 0 {
         for line in &pdf.notes {
             eprintln!("litindex: note: {line}");
         }

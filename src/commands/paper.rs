@@ -25,6 +25,9 @@ pub fn run(args: &PaperArgs, store: &Store, out: &mut dyn Write) -> anyhow::Resu
             writeln!(out, "source      {}", paper.source)?;
             writeln!(out, "references  {}", list(&paper.references))?;
             writeln!(out, "cited by    {}", list(&paper.citations))?;
+            for data in store.zotero_data(&paper.id)? {
+                zotero_lines(&data, out)?;
+            }
             for d in &paper.documents {
                 writeln!(
                     out,
@@ -74,6 +77,60 @@ fn text(args: &PaperArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result<
                 writeln!(out, "{}", d.text)?;
             }
         }
+    }
+    Ok(())
+}
+
+/// What a Zotero item holds beside the record (`zotero_items.data`): its
+/// type, creators other than authors, collections and tags, attachments,
+/// notes.
+fn zotero_lines(data: &str, out: &mut dyn Write) -> anyhow::Result<()> {
+    let v: serde_json::Value = serde_json::from_str(data)?;
+    let strs = |key: &str, field: Option<&str>| -> Vec<String> {
+        v[key]
+            .as_array()
+            .map(|a| a.iter().filter_map(|x| field.map_or(x, |f| &x[f]).as_str().map(str::to_string)).collect())
+            .unwrap_or_default()
+    };
+    writeln!(
+        out,
+        "zotero      {}{}",
+        v["item_type"].as_str().unwrap_or("-"),
+        v["url"].as_str().map(|u| format!(", {u}")).unwrap_or_default()
+    )?;
+    if let Some(creators) = v["creators"].as_array() {
+        let others: Vec<String> = creators
+            .iter()
+            .filter(|c| c["role"] != "author")
+            .map(|c| format!("{} ({})", c["name"].as_str().unwrap_or(""), c["role"].as_str().unwrap_or("")))
+            .collect();
+        if !others.is_empty() {
+            writeln!(out, "  creators  {}", others.join("; "))?;
+        }
+    }
+    let collections = strs("collections", None);
+    if !collections.is_empty() {
+        writeln!(out, "  in        {}", collections.join("; "))?;
+    }
+    let tags = strs("tags", Some("name"));
+    if !tags.is_empty() {
+        writeln!(out, "  tags      {}", tags.join("; "))?;
+    }
+    for a in v["attachments"].as_array().into_iter().flatten() {
+        let file = a["file"].as_str().or(a["path"].as_str()).unwrap_or("(no file)");
+        let state = if a["exists"] == true {
+            ""
+        } else if a["file"].is_string() {
+            " (missing)"
+        } else {
+            ""
+        };
+        writeln!(out, "  attached  {} {file}{state}", a["content_type"].as_str().unwrap_or(""))?;
+    }
+    let notes = strs("notes", None);
+    for n in &notes {
+        let short: String = n.chars().take(100).collect();
+        writeln!(out, "  note      {short}{}", if short.len() < n.len() { "…" } else { "" })?;
     }
     Ok(())
 }

@@ -26,6 +26,20 @@ struct Stats {
     /// Source disagreements per field.
     disagreements: BTreeMap<String, u64>,
     built_at: String,
+    /// The Zotero libraries the index reads, and what their last sync did.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    zotero: Vec<ZoteroStat>,
+}
+
+#[derive(Serialize)]
+struct ZoteroStat {
+    library: String,
+    items: u64,
+    synced_at: String,
+    added: u64,
+    updated: u64,
+    removed: u64,
+    unchanged: u64,
 }
 
 pub fn run(args: &StatsArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result<()> {
@@ -49,6 +63,19 @@ pub fn run(args: &StatsArgs, store: &Store, out: &mut dyn Write) -> anyhow::Resu
         year_max: meta.max_year,
         disagreements: c.disagreements,
         built_at: meta.built_at,
+        zotero: store
+            .zotero_libraries()?
+            .into_iter()
+            .map(|z| ZoteroStat {
+                library: z.path,
+                items: z.items,
+                synced_at: z.synced_at,
+                added: z.added,
+                updated: z.updated,
+                removed: z.removed,
+                unchanged: z.unchanged,
+            })
+            .collect(),
     };
     match args.format {
         Format::Json => {
@@ -76,6 +103,13 @@ pub fn run(args: &StatsArgs, store: &Store, out: &mut dyn Write) -> anyhow::Resu
             writeln!(out, "analyzer        {}", s.analyzer)?;
             writeln!(out, "years           {years}")?;
             writeln!(out, "disagreements   {disagreements}")?;
+            for z in &s.zotero {
+                writeln!(
+                    out,
+                    "zotero          {}: {} items; last sync {}: {} added, {} updated, {} removed, {} unchanged",
+                    z.library, z.items, z.synced_at, z.added, z.updated, z.removed, z.unchanged
+                )?;
+            }
         }
     }
     Ok(())

@@ -159,6 +159,44 @@ impl<'c> Ingester<'c> {
         Ok(())
     }
 
+    /// Removes the stored record `(source, key)` (its source withdrew it):
+    /// its paper is re-derived from the records left, or deleted when none
+    /// is. Returns whether there was such a record. Marks stay on the paper
+    /// (or dangle, when it is gone).
+    pub(crate) fn remove_record(&mut self, source: &str, key: &str) -> anyhow::Result<bool> {
+        let Some(old) = self.writer.record(source, key)? else { return Ok(false) };
+        // The links it stated go with it.
+        let empty =
+            Record { source: source.to_string(), source_id: old.filed.record.source_id.clone(), ..Record::default() };
+        self.writer.replace_links(source, key, Some(&old.filed.record), &empty)?;
+        let mut records = self.writer.records_of(&old.paper_id)?;
+        records.retain(|f| !(f.record.source == source && f.record.source_id.key() == key));
+        self.writer.delete_record(source, key)?;
+        self.writer.forget_repeat_conflicts(&old.paper_id, source)?;
+        if records.is_empty() {
+            self.writer.delete_paper(&old.paper_id)?;
+            return Ok(true);
+        }
+        derive::order(&mut records);
+        let d =
+            derive::derive(&records).ok_or_else(|| anyhow::anyhow!("{source}:{key}: the records left have no id"))?;
+        let papers: BTreeSet<String> = std::iter::once(old.paper_id.clone()).collect();
+        self.writer.retire_papers(&papers, &d.canonical)?;
+        let draft = PaperDraft {
+            id: &d.canonical,
+            title: &d.title,
+            abstract_: &d.abstract_,
+            year: d.year,
+            authors: &d.authors,
+            source: &d.source,
+            arxiv_version: d.arxiv_version,
+            venue: d.venue.as_deref(),
+        };
+        self.writer.put_paper(&draft, &d.ids, &d.disagreements)?;
+        self.writer.put_records(&d.canonical, &records, ("", ""), "", (d.title_from, d.abstract_from))?;
+        Ok(true)
+    }
+
     /// The transaction the ingester writes in (for the full-text tables).
     pub(crate) fn handle(&self) -> Handle<'c> {
         self.writer.handle()

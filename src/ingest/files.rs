@@ -63,6 +63,8 @@ pub struct IngestOptions<'a> {
     /// Responses to store in the same transaction (the fetch cache): they
     /// are kept exactly when the papers read from them are.
     pub responses: &'a [CachedResponse],
+    /// Zotero libraries: record the attachments but do not read their PDFs.
+    pub no_attachments: bool,
 }
 
 /// What an ingest did, with the inputs' formats and the skipped records.
@@ -77,6 +79,8 @@ pub struct IngestSummary {
     pub created: bool,
     /// What the PDFs among the inputs came to (all zero without PDFs).
     pub pdf: super::pdf::PdfSummary,
+    /// What each Zotero library among the inputs came to.
+    pub zotero: Vec<super::zotero::ZoteroSummary>,
 }
 
 /// Ingests `inputs` into the index at `db`, creating it if absent.
@@ -127,14 +131,29 @@ fn ingest_into(tx: Handle<'_>, inputs: &[Input], opts: &IngestOptions) -> anyhow
     let fopts = FormatOptions { paper: opts.paper.as_deref().map(PaperId::parse), ..FormatOptions::default() };
     // PDFs (files named as such or sniffed, and folders) are filed after the
     // other inputs, so they attach to the papers those bring.
-    let mut pdfs: Vec<PathBuf> = Vec::new();
-    let mut add_pdfs = |paths: Vec<PathBuf>| -> anyhow::Result<()> {
+    let mut pdfs: Vec<(PathBuf, Option<PaperId>)> = Vec::new();
+    // A Zotero library's PDF attachments: one that cannot be read is listed
+    // and skipped (like a missing file), never the end of the library's import.
+    let mut zotero_pdfs: Vec<(PathBuf, Option<PaperId>)> = Vec::new();
+    let add_pdfs = |pdfs: &mut Vec<(PathBuf, Option<PaperId>)>, paths: Vec<PathBuf>| -> anyhow::Result<()> {
         for p in paths {
-            pdfs.push(std::path::absolute(&p).map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?);
+            pdfs.push((std::path::absolute(&p).map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?, None));
         }
         Ok(())
     };
     for input in inputs {
+        let zotero = match input {
+            Input::File { path, format: Some(InputFormat::Zotero) } => Some(path),
+            Input::File { path, format: None } if super::zotero::is_library(path) => Some(path),
+            _ => None,
+        };
+        if let Some(path) = zotero {
+            let z = super::zotero::sync(&mut ingester, path, !opts.no_attachments, &mut zotero_pdfs)
+                .map_err(|e| anyhow::anyhow!("{e:#} (zotero format; nothing was ingested)"))?;
+            summary.inputs.push((path.display().to_string(), InputFormat::Zotero.name()));
+            summary.zotero.push(z);
+            continue;
+        }
         let (label, format_name, items, counter, size) = match input {
             Input::Mock => (MOCK.to_string(), MOCK, formats::read_mock(), None, 0),
             Input::File { path, format }
@@ -142,7 +161,7 @@ fn ingest_into(tx: Handle<'_>, inputs: &[Input], opts: &IngestOptions) -> anyhow
             {
                 let found = super::pdf::expand(std::slice::from_ref(path))?;
                 anyhow::ensure!(!found.is_empty(), "{} is a directory with no *.pdf file in it", path.display());
-                add_pdfs(found)?;
+                add_pdfs(&mut pdfs, found)?;
                 summary.inputs.push((path.display().to_string(), InputFormat::Pdf.name()));
                 continue;
             }
@@ -153,7 +172,7 @@ fn ingest_into(tx: Handle<'_>, inputs: &[Input], opts: &IngestOptions) -> anyhow
                     None => formats::sniff(&mut file)?,
                 };
                 if format == InputFormat::Pdf {
-                    add_pdfs(vec![path.clone()])?;
+                    add_pdfs(&mut pdfs, vec![path.clone()])?;
                     summary.inputs.push((path.display().to_string(), format.name()));
                     continue;
                 }
@@ -198,6 +217,10 @@ fn ingest_into(tx: Handle<'_>, inputs: &[Input], opts: &IngestOptions) -> anyhow
     }
     if !pdfs.is_empty() {
         summary.pdf = super::pdf::ingest_pdfs(&mut ingester, &pdfs, opts.skip_invalid, &Limits::default())?;
+    }
+    if !zotero_pdfs.is_empty() {
+        let z = super::pdf::ingest_pdfs(&mut ingester, &zotero_pdfs, true, &Limits::default())?;
+        summary.pdf.merge(z);
     }
     ingester.report.skipped_null_ids += fopts.skipped_nulls.load(Ordering::Relaxed);
     summary.report = ingester.finish()?;

@@ -9,8 +9,10 @@ pub(crate) mod engine;
 mod files;
 pub(crate) mod formats;
 pub mod pdf;
+pub(crate) mod zotero;
 
 pub use engine::IngestReport;
 pub use files::{IngestOptions, IngestSummary, Input, Progress, build, ingest};
 pub use formats::InputFormat;
 pub use formats::bibtex_fetchable_ids;
+pub use zotero::ZoteroSummary;

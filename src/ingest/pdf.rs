@@ -64,6 +64,22 @@ pub struct PdfSummary {
     pub failures: Vec<String>,
 }
 
+impl PdfSummary {
+    /// Adds `other`'s counts and lists to these.
+    pub(crate) fn merge(&mut self, other: PdfSummary) {
+        self.read += other.read;
+        self.attached += other.attached;
+        self.new += other.new;
+        self.unchanged += other.unchanged;
+        self.failed += other.failed;
+        self.references += other.references;
+        self.matched += other.matched;
+        self.contexts += other.contexts;
+        self.notes.extend(other.notes);
+        self.failures.extend(other.failures);
+    }
+}
+
 /// One file's outcome off the pool.
 enum Read {
     Unchanged,
@@ -102,23 +118,26 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Reads, files and stores the PDFs at `paths` (files, made absolute).
+/// Reads, files and stores the PDFs at `files` (made absolute), each with
+/// the id of the paper it belongs to when the caller knows it (a Zotero
+/// item's attachment): such a file is filed under that paper (its record
+/// carries that id only, not the DOI or arXiv id printed in it).
 pub(crate) fn ingest_pdfs(
     ingester: &mut Ingester<'_>,
-    paths: &[PathBuf],
+    files: &[(PathBuf, Option<PaperId>)],
     skip_invalid: bool,
     limits: &Limits,
 ) -> anyhow::Result<PdfSummary> {
     let mut summary = PdfSummary::default();
     let batch = rayon::current_num_threads().max(1) * IN_FLIGHT_PER_THREAD;
-    for chunk in paths.chunks(batch) {
+    for chunk in files.chunks(batch) {
         let stored: Vec<Option<String>> = chunk
             .iter()
-            .map(|p| Ok(document_at(ingester.handle(), &p.display().to_string())?.map(|d| d.hash)))
+            .map(|(p, _)| Ok(document_at(ingester.handle(), &p.display().to_string())?.map(|d| d.hash)))
             .collect::<anyhow::Result<_>>()?;
         let read: Vec<Read> =
-            chunk.par_iter().zip(&stored).map(|(path, old)| read_one(path, old.as_deref(), limits)).collect();
-        for (path, outcome) in chunk.iter().zip(read) {
+            chunk.par_iter().zip(&stored).map(|((path, _), old)| read_one(path, old.as_deref(), limits)).collect();
+        for ((path, parent), outcome) in chunk.iter().zip(read) {
             let name = path.display().to_string();
             match outcome {
                 Read::Unchanged => summary.unchanged += 1,
@@ -130,7 +149,7 @@ pub(crate) fn ingest_pdfs(
                     anyhow::bail!("{name}: {e} (pdf format; nothing was ingested; --skip-invalid skips bad files)")
                 }
                 Read::Doc { hash, doc } => {
-                    let (attached, links) = file_document(ingester, &name, &hash, &doc)?;
+                    let (attached, links) = file_document(ingester, &name, &hash, &doc, parent.as_ref())?;
                     summary.read += 1;
                     summary.references += links.entries;
                     summary.matched += links.by_doi + links.by_arxiv + links.by_title;
@@ -185,15 +204,20 @@ fn file_document(
     path: &str,
     hash: &str,
     doc: &Document,
+    parent: Option<&PaperId>,
 ) -> anyhow::Result<(bool, LinkCounts)> {
     let h = ingester.handle();
     let previous = document_at(h, path)?;
     let mut ids: Vec<PaperId> = Vec::new();
-    if let Some(a) = &doc.arxiv {
-        ids.push(PaperId::Arxiv(a.clone()));
-    }
-    if let Some(d) = &doc.doi {
-        ids.push(PaperId::parse(d));
+    if let Some(p) = parent {
+        ids.push(p.clone());
+    } else {
+        if let Some(a) = &doc.arxiv {
+            ids.push(PaperId::Arxiv(a.clone()));
+        }
+        if let Some(d) = &doc.doi {
+            ids.push(PaperId::parse(d));
+        }
     }
     let title = match doc.title.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
         Some(t) => t.to_string(),
@@ -225,6 +249,7 @@ fn file_document(
     }
     let source_id = match &previous {
         Some(p) => PaperId::parse(&p.source_id),
+        None if parent.is_some() => PaperId::Own(format!("pdf-{}", &hash[..16])),
         None => ids
             .iter()
             .find(|i| matches!(i, PaperId::Arxiv(_)))
@@ -299,7 +324,7 @@ pub(crate) mod test_support {
             let mut out = Vec::new();
             for (path, doc) in docs {
                 let hash = blake3::hash(format!("{doc:?}").as_bytes()).to_hex().to_string();
-                out.push(file_document(&mut ing, path, &hash, doc)?.0);
+                out.push(file_document(&mut ing, path, &hash, doc, None)?.0);
             }
             ing.finish()?;
             Ok(out)

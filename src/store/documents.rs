@@ -54,6 +54,26 @@ pub(crate) fn paper_of_record(h: Handle<'_>, source_id: &str) -> anyhow::Result<
         .optional()?)
 }
 
+/// Deletes the document stored for the file at `path` (a Zotero attachment
+/// whose item was trashed): its passages with their postings and
+/// statistics, sections, reference entries and citation contexts. Returns
+/// its record's key (source `pdf`), which the caller removes through the
+/// engine (with the links it stated), or `None` when no document is there.
+pub(crate) fn delete_document(h: Handle<'_>, path: &str) -> anyhow::Result<Option<String>> {
+    let Some(old) = document_at(h, path)? else { return Ok(None) };
+    let conn = h.conn;
+    remove_passages(conn, analyzer_of(conn)?, old.document)?;
+    for sql in [
+        "DELETE FROM context_references WHERE document = ?1",
+        "DELETE FROM citation_contexts WHERE document = ?1",
+        "DELETE FROM doc_references WHERE document = ?1",
+        "DELETE FROM documents WHERE document = ?1",
+    ] {
+        conn.prepare_cached(sql)?.execute([old.document])?;
+    }
+    Ok(Some(old.source_id))
+}
+
 /// Stores `doc` read from `path` (its bytes hashing to `hash`) as the
 /// document of record `source_id`: a new row, or the row already at that
 /// path with its sections and passages replaced. Returns the document id.

@@ -307,6 +307,39 @@ impl<'c> IngestWriter<'c> {
         Ok(())
     }
 
+    /// Removes the stored record `(source, key)` (a record its source
+    /// withdrew: a Zotero item trashed or deleted). The engine re-derives or
+    /// deletes its paper.
+    pub(crate) fn delete_record(&mut self, source: &str, key: &str) -> anyhow::Result<()> {
+        self.conn
+            .prepare_cached("DELETE FROM records WHERE source = ?1 AND source_id = ?2")?
+            .execute(params![source, key])?;
+        Ok(())
+    }
+
+    /// Deletes paper `paper_id`, which no record holds any more: its row and
+    /// postings, aliases, disagreements and merges (the user's marks on it
+    /// stay, dangling, as after a rebuild without it).
+    pub(crate) fn delete_paper(&mut self, paper_id: &str) -> anyhow::Result<()> {
+        let ids: Vec<String> = {
+            let mut stmt = self.conn.prepare_cached("SELECT alias FROM aliases WHERE paper_id = ?1")?;
+            stmt.query_map([paper_id], |r| r.get(0))?.collect::<Result<_, _>>()?
+        };
+        self.index.delete_paper(self.conn, paper_id)?;
+        for sql in [
+            "DELETE FROM aliases WHERE paper_id = ?1",
+            "DELETE FROM disagreements WHERE paper_id = ?1",
+            "DELETE FROM merges WHERE paper_id = ?1",
+        ] {
+            self.conn.prepare_cached(sql)?.execute([paper_id])?;
+        }
+        if !self.bulk {
+            self.dirty.extend(ids);
+            self.dirty.insert(paper_id.to_string());
+        }
+        Ok(())
+    }
+
     /// Stores a paper row with its postings, its aliases (each id of `ids`
     /// with its kind) and the disagreements between its records.
     pub(crate) fn put_paper(

@@ -273,6 +273,11 @@ impl UserEdit<'_> {
 /// merge): a label both carry keeps the surviving paper's row, and so does
 /// its `favorite` or `exclude` when the retired paper had the other.
 pub(super) fn follow_merge(conn: &Connection, old: &str, canonical: &str) -> anyhow::Result<()> {
+    // A paper re-derived under the id it had (a record of it updated) is no
+    // merge: moving its rows onto themselves would delete them.
+    if old == canonical {
+        return Ok(());
+    }
     for sql in [
         "DELETE FROM marks WHERE paper_id = ?1 AND label IN ('favorite', 'exclude')
             AND EXISTS (SELECT 1 FROM marks WHERE paper_id = ?2 AND label IN ('favorite', 'exclude'))",

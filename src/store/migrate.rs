@@ -19,6 +19,7 @@ pub(super) const MIGRATIONS: &[(&str, &str)] = &[
     ("010_fulltext.sql", include_str!("../../migrations/010_fulltext.sql")),
     ("011_references.sql", include_str!("../../migrations/011_references.sql")),
     ("012_screening.sql", include_str!("../../migrations/012_screening.sql")),
+    ("013_zotero.sql", include_str!("../../migrations/013_zotero.sql")),
 ];
 
 /// The schema version this binary writes and reads.

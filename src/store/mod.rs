@@ -56,6 +56,7 @@ pub use screening::{CandidateRow, DecisionRow, ReviewRow};
 mod summary;
 pub mod vectors;
 pub mod watches;
+pub mod zotero;
 
 pub use block_max::DecodeCount;
 pub use blocks::{BlockInfo, TermBlocks};

@@ -49,3 +49,5 @@ mod serve;
 mod watch;
 mod why;
 mod wire;
+mod zotero;
+mod zotero_sync;

@@ -458,3 +458,26 @@ fn one_favorite_does_not_take_over_a_query_it_does_not_match() {
     let top = without["ranked"][0]["id"].clone();
     assert!(hits[..10].iter().any(|h| h["id"] == top), "the query's best match stays in the top 10");
 }
+
+/// A record updated under the same paper id (a re-ingest with a changed
+/// title) keeps the paper's marks and tags: re-deriving a paper under the id
+/// it had is no merge (issue 24 found them deleted).
+#[test]
+fn marks_survive_an_update_of_the_paper_s_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("i.db");
+    let write = |title: &str| {
+        let p = Paper { id: "own-1".into(), title: title.into(), year: Some(2020), ..Paper::default() };
+        let f = dir.path().join("p.jsonl");
+        std::fs::write(&f, serde_json::to_string(&p).unwrap() + "\n").unwrap();
+        f
+    };
+    ok(&db, &["ingest", "-q", write("First title of the paper").to_str().unwrap()]);
+    ok(&db, &["mark", "own-1", "favorite", "--tag", "mine"]);
+    ok(&db, &["ingest", "-q", write("Second title of the paper").to_str().unwrap()]);
+    let marks = marks_of(&db, &[]);
+    assert_eq!(marks.len(), 1, "{marks:?}");
+    assert_eq!(marks[0].0, "own-1");
+    assert_eq!(marks[0].2, ["favorite"], "{marks:?}");
+    assert_eq!(marks[0].3, ["mine"], "{marks:?}");
+}

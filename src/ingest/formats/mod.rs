@@ -19,6 +19,7 @@ mod paper;
 mod ris;
 mod s2;
 mod s2_bulk;
+pub(crate) mod zotero;
 
 use std::fmt;
 use std::fs::File;
@@ -65,10 +66,12 @@ pub enum InputFormat {
     Ris,
     /// PDF files (`%PDF`): read by `ingest::pdf`, not by a record reader.
     Pdf,
+    /// A Zotero library (`zotero.sqlite`, or its data folder): read by `ingest::zotero`.
+    Zotero,
 }
 
 impl InputFormat {
-    pub const ALL: [InputFormat; 14] = [
+    pub const ALL: [InputFormat; 15] = [
         InputFormat::Paper,
         InputFormat::Beir,
         InputFormat::ArxivOai,
@@ -83,6 +86,7 @@ impl InputFormat {
         InputFormat::CslJson,
         InputFormat::Ris,
         InputFormat::Pdf,
+        InputFormat::Zotero,
     ];
 
     pub fn name(self) -> &'static str {
@@ -101,6 +105,7 @@ impl InputFormat {
             InputFormat::CslJson => "csl-json",
             InputFormat::Ris => "ris",
             InputFormat::Pdf => "pdf",
+            InputFormat::Zotero => "zotero",
         }
     }
 }
@@ -222,6 +227,9 @@ pub fn read(format: InputFormat, input: OpenInput, opts: &FormatOptions) -> anyh
         InputFormat::CslJson => csl_json::read(input),
         InputFormat::Ris => Ok(ris::read(input)),
         InputFormat::Pdf => anyhow::bail!("a PDF is not a record file (ingest reads PDFs through ingest::pdf)"),
+        InputFormat::Zotero => {
+            anyhow::bail!("a Zotero library is not a record file (ingest reads it through ingest::zotero)")
+        }
     }
 }
 
@@ -231,6 +239,10 @@ pub(crate) fn sniff(input: &mut OpenInput) -> anyhow::Result<InputFormat> {
     let head = input.reader.fill_buf().map_err(|e| file_fault(&input.path, e))?;
     if head.starts_with(b"%PDF") {
         return Ok(InputFormat::Pdf);
+    }
+    // An SQLite file: a Zotero library (ingest::zotero says when it is not one).
+    if head.starts_with(b"SQLite format 3\0") {
+        return Ok(InputFormat::Zotero);
     }
     let head = String::from_utf8_lossy(&head[..head.len().min(64 * 1024)]).into_owned();
     let trimmed = head.trim_start_matches('\u{feff}').trim_start();
