@@ -49,6 +49,41 @@ const NAMES: &[&str] = &[
     "works cited",
 ];
 
+/// How many of the lines after `heading` continue it: a heading that filled
+/// its column's width (to `edge`) goes on in up to two more lines of its
+/// size, close below, short, unnumbered and not ending a sentence.
+fn wrapped_heading(heading: &Line, next: &[Line], edge: f32) -> usize {
+    let s = heading.size;
+    let h = heading.text.trim_end();
+    if heading.x1 < edge - 4.0 * s || h.ends_with(['.', ':', ';']) {
+        return 0;
+    }
+    let mut prev = heading;
+    let mut n = 0;
+    for l in next.iter().take(2) {
+        let t = l.text.trim();
+        let fits = l.page == prev.page
+            && l.side == prev.side
+            && (l.size - s).abs() <= 0.03 * s
+            && prev.y - l.y > 0.0
+            && prev.y - l.y <= 1.5 * s
+            && t.split_whitespace().count() <= 8
+            && numbering(t).0.is_empty()
+            && !t.ends_with(['.', ',', ';'])
+            && l.x1 < edge - 2.0 * s;
+        if !fits {
+            break;
+        }
+        n += 1;
+        // A line that did not fill the width ends the heading.
+        if l.x1 < edge - 4.0 * s {
+            break;
+        }
+        prev = l;
+    }
+    n
+}
+
 /// A line that closes the reference list: the name alone of what a
 /// manuscript prints after it (`LIST OF FIGURES`, `Appendix A`, `Tables`).
 fn ends_references(text: &str) -> bool {
@@ -344,8 +379,15 @@ pub(crate) fn build(lines: &[Line], body: f32) -> Body {
         lines.iter().filter(|l| heading_level(l, body, false) == Some(1) && top_number(&l.text).is_some()).count();
     let numbered_doc = numbered >= 3;
     let mut last_top: Option<u32> = None;
+    // Lines a wrapped heading took (its second and third lines).
+    let mut taken_until = 0;
+    // Each section's heading size and whether it is numbered (levels by size, below).
+    let mut heading_sizes: Vec<(f32, bool)> = Vec::new();
     let mut style: Option<bool> = None;
     for (i, line) in lines.iter().enumerate() {
+        if i < taken_until {
+            continue;
+        }
         let key = (line.page, line.side as u8);
         let edge = *edges.entry(key).or_insert_with(|| right_edge(line));
         let found = heading_level(line, body, in_refs).filter(|&level| {
@@ -390,7 +432,15 @@ pub(crate) fn build(lines: &[Line], body: f32) -> Body {
                 continue;
             }
             in_refs = false;
-            section = Section { heading: line.text.trim().to_string(), level, paragraphs: Vec::new() };
+            let mut heading = line.text.trim().to_string();
+            let more = wrapped_heading(line, &lines[i + 1..], edge);
+            for l in &lines[i + 1..i + 1 + more] {
+                append_line(&mut heading, l.text.trim());
+            }
+            taken_until = i + 1 + more;
+            heading_sizes.resize(out.sections.len(), (0.0, true));
+            heading_sizes.push((line.size, !numbering(&line.text).0.is_empty()));
+            section = Section { heading, level, paragraphs: Vec::new() };
             continue;
         }
         // A list that starts "[1]" without a heading (REVTeX prints none).
@@ -460,7 +510,31 @@ pub(crate) fn build(lines: &[Line], body: f32) -> Body {
     if !section.heading.is_empty() || !section.paragraphs.is_empty() {
         out.sections.push(section);
     }
+    heading_sizes.resize(out.sections.len(), (0.0, true));
+    levels_by_size(&mut out.sections, &heading_sizes);
     out
+}
+
+/// Unnumbered headings in two sizes: the smaller are subsections (level 2),
+/// the named ones (Acknowledgments, References, Appendix) aside, when the
+/// larger size heads at least two sections.
+fn levels_by_size(sections: &mut [Section], sizes: &[(f32, bool)]) {
+    let unnumbered = |k: usize| {
+        let (size, numbered) = sizes[k];
+        let name = heading_name(&sections[k].heading);
+        let named = NAMES.contains(&name.as_str()) || name.starts_with("appendix") || name.starts_with("acknowledg");
+        (!numbered && !named && size > 0.0 && sections[k].level == 1).then_some(size)
+    };
+    let found: Vec<(usize, f32)> = (0..sections.len()).filter_map(|k| unnumbered(k).map(|s| (k, s))).collect();
+    let Some(top) = found.iter().map(|&(_, s)| s).reduce(f32::max) else { return };
+    if found.iter().filter(|&&(_, s)| s >= top / 1.08).count() < 2 {
+        return;
+    }
+    for (k, s) in found {
+        if s < top / 1.08 {
+            sections[k].level = 2;
+        }
+    }
 }
 
 /// Appends a line to a paragraph: its text (de-hyphenated), its page, and
@@ -484,6 +558,50 @@ pub(crate) fn add_line(p: &mut Paragraph, line: &Line) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn line(text: &str, x0: f32, x1: f32, y: f32, size: f32) -> Line {
+        Line {
+            page: 3,
+            x0,
+            x1,
+            y,
+            size,
+            text: text.into(),
+            raised: Vec::new(),
+            wide: Vec::new(),
+            side: crate::fulltext::extract::layout::Side::Right,
+        }
+    }
+
+    #[test]
+    fn a_heading_that_filled_its_column_goes_on_below() {
+        let h = line("2. Accomplishing Common Observational", 317.0, 530.0, 487.3, 9.96);
+        let next = [
+            line("Health Research Tasks within Julia", 336.0, 513.0, 475.4, 9.96),
+            line("Researchers who use the OMOP CDM tend to rely on a set of tools", 317.0, 553.0, 463.5, 9.96),
+        ];
+        assert_eq!(wrapped_heading(&h, &next, 553.0), 1);
+        // A short heading does not take the line below; nor does one ending a sentence.
+        assert_eq!(wrapped_heading(&line("2. Methods", 317.0, 370.0, 487.3, 9.96), &next, 553.0), 0);
+        assert_eq!(
+            wrapped_heading(&line("2. Accomplishing Common Observational.", 317.0, 530.0, 487.3, 9.96), &next, 553.0),
+            0
+        );
+    }
+
+    #[test]
+    fn unnumbered_headings_in_a_smaller_size_are_subsections() {
+        let sec = |h: &str| Section { heading: h.into(), level: 1, paragraphs: Vec::new() };
+        let mut sections =
+            vec![sec("The Dataset"), sec("Sequential Analysis"), sec("Diagnosing Data"), sec("Acknowledgments")];
+        levels_by_size(&mut sections, &[(17.2, false), (14.3, false), (17.2, false), (12.0, false)]);
+        let levels: Vec<u8> = sections.iter().map(|s| s.level).collect();
+        assert_eq!(levels, [1, 2, 1, 1], "the named heading keeps its level");
+        // One heading of the larger size alone is not a pattern.
+        let mut sections = vec![sec("Big"), sec("Small one"), sec("Small two")];
+        levels_by_size(&mut sections, &[(17.2, false), (14.3, false), (14.3, false)]);
+        assert!(sections.iter().all(|s| s.level == 1));
+    }
 
     #[test]
     fn what_closes_a_reference_list() {
