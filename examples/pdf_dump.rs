@@ -31,7 +31,7 @@ fn main() {
                     println!("CAPTION p{} {}", c.page, c.text);
                 }
                 for r in &d.references {
-                    println!("REF {:?} p{} {}", r.label, r.page, r.raw);
+                    println!("REF {:?} p{} {}\n    TITLE {:?}", r.label, r.page, r.raw, r.parsed.title);
                 }
             }
         }

@@ -157,6 +157,12 @@ fn structure(doc: &mut Document, pages: &[glyphs::Page], info: &ids::Info) {
     doc.doi = ids::find_doi(&first).or_else(|| ids::find_doi(&meta));
     doc.arxiv = ids::find_arxiv(&first).or_else(|| ids::find_arxiv(&meta));
     margins::strip(pages, &mut per_page);
+    if let Some(pat) = std::env::var_os("LITINDEX_DUMP_LINES") {
+        let pat = pat.to_string_lossy().to_string();
+        for l in per_page.iter().flatten().filter(|l| l.text.contains(pat.as_str())) {
+            eprintln!("p{} x{:.0}-{:.0} y{:.1} s{:.2} {:?} | {}", l.page, l.x0, l.x1, l.y, l.size, l.side, l.text);
+        }
+    }
     let lines: Vec<Line> = per_page.into_iter().flatten().collect();
     if lines.iter().map(|l| l.text.len()).sum::<usize>() < 40 {
         doc.notes.push("no text layer (scanned?)".into());

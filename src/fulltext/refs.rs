@@ -243,6 +243,19 @@ fn title_and_rest(text: &str, comma_style: bool) -> TitlePiece<'_> {
             }
         }
     }
+    // A report's publisher and year run on after its title: "…, University
+    // of Wisconsin-Madison, 2007" is not the title's.
+    while let Some(at) = t[..end].rfind(", ") {
+        let tail = t[at + 2..end].trim();
+        let year = tail.len() == 4 && tail.chars().all(|c| c.is_ascii_digit());
+        let publisher = ["University", "Press", "Institute", "Publishers", "Publishing", "Inc.", "Ltd"]
+            .iter()
+            .any(|w| tail.split(|c: char| !c.is_alphanumeric() && c != '.').any(|x| x == *w));
+        if !(year || publisher) || at == 0 {
+            break;
+        }
+        end = at;
+    }
     let title = title_text(&t[..end]);
     TitlePiece { title, after: &t[end..], venue: None, year: None }
 }

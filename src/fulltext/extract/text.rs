@@ -27,11 +27,15 @@ pub(crate) fn combining_for(c: char) -> Option<char> {
     })
 }
 
-/// Accent glyphs that are printed on their own over a letter.
+/// Accent glyphs that are printed on their own over a letter (TeX's `\`e`
+/// prints the ASCII grave over the e). Only one drawn over its neighbour
+/// ([`super::layout`] checks) is taken for an accent.
 pub(crate) fn is_spacing_accent(c: char) -> bool {
     matches!(
         c,
-        '\u{B4}'
+        '`' | '^'
+            | '~'
+            | '\u{B4}'
             | '\u{2CA}'
             | '\u{2CB}'
             | '\u{A8}'

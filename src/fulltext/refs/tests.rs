@@ -443,3 +443,17 @@ mod arbitrary {
         }
     }
 }
+
+#[test]
+fn a_reports_publisher_and_year_are_not_its_title() {
+    // cermine_test2.pdf: an organisation as author, the title running on to the publisher.
+    check(
+        "[8] Office of Quality Improvement, Focus Groups: A Guide to Learning the Needs of Those We Serve, University of Wisconsin-Madison, 2007.",
+        Some("Office of Quality Improvement, Focus Groups: A Guide to Learning the Needs of Those We Serve"),
+        Some(2007),
+        None,
+    );
+    // A comma inside a title stays when what follows is neither a year nor a publisher.
+    let p = parse("[3] J. Smith, “Age, functional capacity, and quality of life,” Journal of X, 2004.");
+    assert_eq!(p.title.as_deref(), Some("Age, functional capacity, and quality of life"));
+}
