@@ -19,11 +19,16 @@
 //! the path it took before (the combined scores are computed only when
 //! some passage matches a query term).
 //!
-//! **Passage search** ranks passages by their own BM25, best first, ties
-//! by passage id.
+//! **Passage search** ranks passages by their own BM25, then adds to the
+//! first [`PHRASE_POOL`] a phrase part, `PHRASE_WEIGHT · best BM25 · share of
+//! the query's consecutive word pairs the passage holds in order`, and sorts
+//! them again, best first, ties by passage id.
+
+use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
 
+use crate::analyzer::Analyzer;
 use crate::candidate::DocScores;
 use crate::store::Store;
 
@@ -83,8 +88,40 @@ pub struct PassageHit {
     pub end: usize,
 }
 
-/// The passages best matching `query`: `offset` skipped, then `limit`, and
-/// how many matched in all.
+/// How many of the best BM25 passages the phrase part reorders.
+pub const PHRASE_POOL: usize = 50;
+
+/// The phrase part's weight: a passage holding every pair of the query's
+/// consecutive words, in order, gains this share of the best BM25 score of
+/// the query's passages (chosen on the quote lookup's even split; see
+/// docs/FULLTEXT.md).
+pub const PHRASE_WEIGHT: f64 = 1.0;
+
+/// Adds the phrase part to the first [`PHRASE_POOL`] passages of `ranked`
+/// (sorted, best first) and sorts them again: BM25 scores each word alone,
+/// so a passage quoting the query loses to one that repeats its rarer words.
+fn phrase_rerank(store: &Store, analyzer: Analyzer, query: &str, ranked: &mut [(i64, f64)]) -> anyhow::Result<()> {
+    let words = analyzer.tokenize(query);
+    let pairs: HashSet<(&str, &str)> = words.windows(2).map(|w| (w[0].as_str(), w[1].as_str())).collect();
+    let Some(&(_, best)) = ranked.first() else { return Ok(()) };
+    if pairs.is_empty() {
+        return Ok(());
+    }
+    let pool = ranked.len().min(PHRASE_POOL);
+    let ids: Vec<i64> = ranked[..pool].iter().map(|p| p.0).collect();
+    let texts: HashMap<i64, String> = store.passages(&ids)?.into_iter().map(|r| (r.passage, r.text)).collect();
+    for (id, score) in &mut ranked[..pool] {
+        let tokens = analyzer.tokenize(texts.get(id).map_or("", String::as_str));
+        let held: HashSet<(&str, &str)> = tokens.windows(2).map(|w| (w[0].as_str(), w[1].as_str())).collect();
+        let share = pairs.iter().filter(|p| held.contains(*p)).count() as f64 / pairs.len() as f64;
+        *score += PHRASE_WEIGHT * best * share;
+    }
+    ranked[..pool].sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    Ok(())
+}
+
+/// The passages best matching `query` (BM25, then the phrase part):
+/// `offset` skipped, then `limit`, and how many matched in all.
 pub fn passage_search(
     store: &Store,
     query: &str,
@@ -95,6 +132,7 @@ pub fn passage_search(
     let terms = crate::bm25::query_terms(analyzer, query);
     let mut ranked: Vec<(i64, f64)> = store.passage_scores(&terms)?.into_iter().filter(|(_, s)| *s > 0.0).collect();
     ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    phrase_rerank(store, analyzer, query, &mut ranked)?;
     let total = ranked.len();
     let page: Vec<(i64, f64)> = ranked.into_iter().skip(offset).take(limit).collect();
     let ids: Vec<i64> = page.iter().map(|p| p.0).collect();
@@ -180,6 +218,26 @@ mod tests {
         let abs =
             best_passages(&store, &crate::bm25::query_terms(crate::analyzer::Analyzer::English, "printed")).unwrap();
         assert!(abs.is_empty());
+    }
+
+    #[test]
+    fn a_passage_quoting_the_query_ranks_above_one_repeating_its_rarer_words() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = mock_index(dir.path());
+        let quote = "Marsupial sleep patterns vary with the season.";
+        let long = "Marsupial sleep patterns vary with the season. Field notes from three islands over four \
+                    years record burrows, body weights, rainfall, the plants eaten and the hours of daylight.";
+        let other = "Season, patterns: marsupial sleep.";
+        file(&db, &[("/pdfs/x.pdf", &document("Notes On Marsupials", None, &[other, long]))]);
+        let store = Store::open(&db).unwrap();
+        let terms = crate::bm25::query_terms(store.meta().unwrap().analyzer().unwrap(), quote);
+        let bm25 = store.passage_scores(&terms).unwrap();
+        let (hits, _) = passage_search(&store, quote, 0, 10).unwrap();
+        let (first, second) = (&hits[0], &hits[1]);
+        assert!(first.text.starts_with(quote), "{hits:?}");
+        // BM25 alone puts the repetitions first; the phrase part turns the order.
+        assert!(bm25[&second.passage] > bm25[&first.passage], "{bm25:?}");
+        assert!(first.score > second.score);
     }
 
     #[test]
