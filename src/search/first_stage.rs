@@ -134,10 +134,7 @@ impl FirstStage {
 /// every paper scoring at least the `k`-th best ([`Lexical::top`]), not for
 /// every match. With a filter, of the papers through `gate`.
 fn bm25_list(store: &Store, bm25: &Lexical, k: usize, gate: &mut Gate) -> anyhow::Result<Vec<(String, Candidate)>> {
-    let mut top: Vec<(String, Candidate)> = Vec::new();
-    for c in bm25.top_through(k, gate)? {
-        top.push((store.paper_by_doc(c.doc)?.id, c));
-    }
+    let mut top = with_ids(store, &bm25.top_through(k, gate)?)?;
     top.sort_by(|a, b| b.1.score.total_cmp(&a.1.score).then_with(|| a.0.cmp(&b.0)));
     top.truncate(k);
     Ok(top)
@@ -148,9 +145,10 @@ fn min_max(x: f64, (lo, hi): (f64, f64)) -> f64 {
     if hi > lo { (x - lo) / (hi - lo) } else { 1.0 }
 }
 
-/// Reads the paper ids of a list, best first.
+/// Reads the paper ids of a list (one statement, ids only), in its order.
 fn with_ids(store: &Store, list: &[Candidate]) -> anyhow::Result<Vec<(String, Candidate)>> {
-    list.iter().map(|&c| Ok((store.paper_by_doc(c.doc)?.id, c))).collect()
+    let docs: Vec<i64> = list.iter().map(|c| c.doc).collect();
+    Ok(store.ids_by_doc(&docs)?.into_iter().zip(list.iter().copied()).collect())
 }
 
 /// All of `list`, in rank order (score descending, ties by doc id).

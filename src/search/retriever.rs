@@ -110,8 +110,10 @@ pub trait Retriever {
     /// The corpus's year range (min, max) over its dated papers.
     fn years(&self) -> (Option<i32>, Option<i32>);
 
-    /// The details of each shown hit, in that order (defaults for a paper not found).
-    fn details(&mut self, shown: &[(String, Self::Doc)]) -> anyhow::Result<Vec<Details>>;
+    /// The details of each shown hit, in that order (defaults for a paper
+    /// not found); its best full-text passage only when `passages` (the
+    /// snippet is built from it).
+    fn details(&mut self, shown: &[(String, Self::Doc)], passages: bool) -> anyhow::Result<Vec<Details>>;
 
     /// The query of the evidence sentences: its terms' idf from the index's statistics.
     fn evidence_query(&mut self, query: &str) -> anyhow::Result<EvidenceQuery>;
@@ -326,7 +328,7 @@ impl<'a> Retriever for Local<'a> {
         self.years
     }
 
-    fn details(&mut self, shown: &[(String, i64)]) -> anyhow::Result<Vec<Details>> {
+    fn details(&mut self, shown: &[(String, i64)], passages: bool) -> anyhow::Result<Vec<Details>> {
         shown
             .iter()
             .map(|(id, doc)| {
@@ -337,7 +339,7 @@ impl<'a> Retriever for Local<'a> {
                     authors: row.authors,
                     venue: row.venue,
                     references: self.store.linked(id, Direction::References)?,
-                    passage: self.best_passage(id)?,
+                    passage: if passages { self.best_passage(id)? } else { None },
                 })
             })
             .collect()
