@@ -99,8 +99,11 @@ fn mock_store(dir: &std::path::Path) -> Store {
     Store::open(&db).unwrap()
 }
 
+/// A hit's id, year, score parts (as bits), distance and exclusion.
+type Ranked = (String, Option<i32>, [u64; 6], Option<u32>, bool);
+
 /// The hits as their rank and scores only: what `Scores` must keep exactly.
-fn ranking(r: &RetrievalResult) -> Vec<(String, Option<i32>, [u64; 6], Option<u32>, bool)> {
+fn ranking(r: &RetrievalResult) -> Vec<Ranked> {
     r.ranked
         .iter()
         .map(|h| {
