@@ -282,8 +282,13 @@ impl<'a> Retriever for Local<'a> {
         self.store.walk_papers(seeds, hops, direction)
     }
 
+    /// The first stage's papers from its list (read with their ids), the rest by one statement.
     fn papers(&mut self, ids: &[&String]) -> anyhow::Result<Papers<i64>> {
-        self.store.docs_and_years(ids.iter().copied())
+        let known = &self.first()?.papers;
+        let rest: Vec<&String> = ids.iter().copied().filter(|id| !known.contains_key(*id)).collect();
+        let mut papers = if rest.is_empty() { Papers::new() } else { self.store.docs_and_years(rest)? };
+        papers.extend(ids.iter().filter_map(|id| known.get(*id).map(|&p| ((*id).clone(), p))));
+        Ok(papers)
     }
 
     fn retain(
