@@ -304,7 +304,24 @@ impl<'a> Retriever for Local<'a> {
     fn scores(&mut self, docs: &[i64]) -> anyhow::Result<Vec<PaperScores>> {
         let own = match &self.own_all {
             Some(all) => Lexical::All(all).scores_of(docs)?,
-            None => self.store.bm25_scores_of(&self.terms, docs)?,
+            None => {
+                // A BM25 list's papers were scored by the first stage, with the
+                // same f64 the store gives them here: only the others are read
+                // (none without a walk, whose merged set is the pool).
+                let first = self.first()?;
+                let known: DocScores = match first.mode {
+                    Mode::Bm25 => first.list.iter().map(|(_, c)| (c.doc, c.score)).collect(),
+                    _ => DocScores::default(),
+                };
+                let rest: Vec<i64> = docs.iter().copied().filter(|d| !known.contains_key(d)).collect();
+                let mut own = if rest.is_empty() {
+                    DocScores::default()
+                } else {
+                    self.store.bm25_scores_of(&self.terms, &rest)?
+                };
+                own.extend(known);
+                own
+            }
         };
         let expanded = self.expanded.as_ref().map(|e| Lexical::All(e).scores_of(docs)).transpose()?;
         let first = self.first()?;
