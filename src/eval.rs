@@ -24,7 +24,7 @@ use serde::Serialize;
 
 use crate::embed::SemanticIndex;
 use crate::fields::{FieldError, object, req_str};
-use crate::search::{Feedback, SearchRequest, search};
+use crate::search::{Feedback, HitParts, SearchRequest, search};
 use crate::store::Store;
 
 /// The metrics `eval` reports, by name.
@@ -213,13 +213,14 @@ pub struct EvalReport {
 }
 
 /// Ranked document ids with their final scores for one search, cut at the
-/// request's limit.
+/// request's limit: the ids and scores only are computed ([`HitParts::Scores`]:
+/// no paper's details read, no snippet built).
 pub fn ranked_ids(
     store: &Store,
     request: &SearchRequest,
     semantic: Option<&SemanticIndex>,
 ) -> anyhow::Result<Vec<(String, f64)>> {
-    let r = search(store, request, semantic)?;
+    let r = search(store, &SearchRequest { parts: HitParts::Scores, ..request.clone() }, semantic)?;
     Ok(r.ranked.into_iter().map(|h| (h.id, h.final_score)).collect())
 }
 

@@ -137,3 +137,51 @@ pub fn run_search(store: &Store, resolved: &Resolved, typed: &str) -> anyhow::Re
 pub fn more_after(request: &SearchRequest, result: &RetrievalResult) -> bool {
     request.offset + result.ranked.len() < result.hit_count
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ingest::{IngestOptions, Input, InputFormat, build};
+    use crate::synth::Generator;
+
+    /// MCP's cursor and the web page's "next" ask for a page by its offset:
+    /// page 2 of 10 is hits 11 to 20 of one search of limit 20, every field
+    /// (snippets included).
+    #[test]
+    fn page_two_is_hits_11_to_20_of_one_search_of_limit_20() {
+        let dir = tempfile::tempdir().unwrap();
+        let corpus = dir.path().join("corpus.jsonl");
+        let generator = Generator::new(3);
+        let mut out = std::io::BufWriter::new(std::fs::File::create(&corpus).unwrap());
+        generator.write_corpus(600, &mut out).unwrap();
+        drop(out);
+        let db = dir.path().join("gen.db");
+        build(&db, &[Input::File { path: corpus, format: Some(InputFormat::Paper) }], &IngestOptions::default())
+            .unwrap();
+        let store = Store::open(&db).unwrap();
+        let search = |query: &str, offset, size| {
+            let options = SearchOptions::new(query, Page { offset, size });
+            let resolved = options.request(&store).unwrap();
+            let r = run_search(&store, &resolved, query).unwrap();
+            let more = more_after(&resolved.request, &r);
+            (RetrievalResult { wall_time_ms: 0.0, ..r }, more)
+        };
+        let mut checked = 0;
+        for query in generator.queries(8) {
+            let (whole, _) = search(&query, 0, 20);
+            if whole.ranked.len() < 20 {
+                continue;
+            }
+            let (first, more_first) = search(&query, 0, 10);
+            let (second, more_second) = search(&query, 10, 10);
+            assert_eq!(first.ranked, whole.ranked[..10], "{query}: page 1");
+            assert_eq!(second.ranked, whole.ranked[10..], "{query}: page 2 is hits 11 to 20");
+            assert!(second.ranked.iter().any(|h| !h.snippet.is_empty()), "{query}: page 2 has its snippets");
+            assert_eq!((second.hit_count, second.top_score), (whole.hit_count, whole.top_score));
+            assert!(more_first);
+            assert_eq!(more_second, whole.hit_count > 20);
+            checked += 1;
+        }
+        assert!(checked >= 4, "most generated queries have two pages: {checked}");
+    }
+}

@@ -60,7 +60,7 @@ use crate::graph::{Direction, bfs};
 use crate::ingest::formats::{self, FormatOptions, InputFormat};
 use crate::ingest::{IngestOptions, Input, build};
 use crate::paper::Item;
-use crate::search::{DEFAULT_LIMIT, SearchParams, SearchRequest, bm25_scores, search, top_k};
+use crate::search::{DEFAULT_LIMIT, HitParts, SearchParams, SearchRequest, bm25_scores, search, top_k};
 use crate::store::fts5::{Fts5Builder, Fts5Reader};
 use crate::store::{Store, StoreAdjacency};
 
@@ -407,8 +407,13 @@ pub(crate) fn query_litindex(
         time_queries(queries, |_, q| Ok(top_k(store.bm25_top_k(&query_terms(analyzer, q), top)?, top)))?;
     let matches: Vec<usize> =
         queries.iter().map(|q| Ok(bm25_scores(&store, q)?.len())).collect::<anyhow::Result<_>>()?;
-    // As `litindex search` runs it: details read for the hits it prints.
-    let request = SearchRequest { limit: Some(DEFAULT_LIMIT), ..SearchRequest::new("", SearchParams::default()) };
+    // The two-pass search's ranking, ids and scores of `search`'s first page
+    // (as `run` and `eval` ask for it: no details read, no snippet built).
+    let request = SearchRequest {
+        limit: Some(DEFAULT_LIMIT),
+        parts: HitParts::Scores,
+        ..SearchRequest::new("", SearchParams::default())
+    };
     let (search_times, hits) =
         time_queries(queries, |_, q| Ok(search(&store, &request.with_query(q), None)?.hit_count))?;
     let filters = filter_mix(&store, queries.len())?;

@@ -7,7 +7,7 @@ use anyhow::Context;
 
 use crate::cli::ExportArgs;
 use litindex::cite;
-use litindex::search::search;
+use litindex::search::{HitParts, search};
 use litindex::store::Store;
 
 pub fn run(args: &ExportArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result<()> {
@@ -18,7 +18,9 @@ pub fn run(args: &ExportArgs, store: &Store, out: &mut dyn Write) -> anyhow::Res
         Some(query) => {
             // The query is free text here, as it has always been for `export`.
             let choices = args.search.choices(query, args.limit, 0, true);
-            let resolved = super::search::resolve(&choices, None, store)?;
+            let mut resolved = super::search::resolve(&choices, None, store)?;
+            // Only the ids are exported (their records are read by `cite`).
+            resolved.request.parts = HitParts::Scores;
             let result = search(store, &resolved.request, resolved.semantic.as_ref())?;
             Some(result.ranked.into_iter().map(|h| h.id).collect())
         }

@@ -9,7 +9,7 @@ use super::UsageError;
 use crate::cli::{BackendOpts, EvalArgs, ExportArgs, SearchArgs};
 use litindex::eval::{EvalReport, Qrels, Query, evaluate_with};
 use litindex::opensearch::{self, Backend, Client, Target};
-use litindex::search::{Mode, SearchRequest};
+use litindex::search::{HitParts, Mode, SearchRequest};
 use litindex::store::Store;
 
 /// Connects to the backend `opts` names and checks its index.
@@ -39,7 +39,11 @@ pub fn search(args: &SearchArgs, target: &Target, out: &mut dyn Write) -> anyhow
 
 /// `run --backend`: the ranked ids and final scores of one query.
 pub fn ranker(backend: &Backend) -> impl Fn(&SearchRequest) -> anyhow::Result<Vec<(String, f64)>> + '_ {
-    |request| Ok(backend.search(request)?.ranked.into_iter().map(|h| (h.id, h.final_score)).collect())
+    // Ids and scores only: no request for the hits' sources nor the evidence's idf.
+    |request| {
+        let request = SearchRequest { parts: HitParts::Scores, ..request.clone() };
+        Ok(backend.search(&request)?.ranked.into_iter().map(|h| (h.id, h.final_score)).collect())
+    }
 }
 
 /// `eval --backend`: every judged query through the backend, judged ids

@@ -15,7 +15,7 @@ use litindex::ingest::InputFormat;
 use litindex::screen::review::{self, GivenId};
 use litindex::screen::simulate::{docs_of, index_review, simulate};
 use litindex::screen::{Priors, SimulateOptions, SvmParams, Weights, next, read_labels, status};
-use litindex::search::search;
+use litindex::search::{HitParts, search};
 use litindex::store::Store;
 
 pub fn run(args: &ScreenArgs, db: &Db, out: &mut dyn Write) -> anyhow::Result<()> {
@@ -107,7 +107,9 @@ fn run_new(a: &ScreenNewArgs, db: &Db, out: &mut dyn Write) -> anyhow::Result<()
         if let Some(q) = &a.query {
             crate::commands::search::validate(&a.search)?;
             let choices = a.search.choices(q, a.limit, 0, true);
-            let resolved = super::search::resolve(&choices, None, &store)?;
+            let mut resolved = super::search::resolve(&choices, None, &store)?;
+            // Only the ids join the review: nothing else of the hits is read.
+            resolved.request.parts = HitParts::Scores;
             let result = search(&store, &resolved.request, resolved.semantic.as_ref())?;
             (format!("query: {q}"), result.ranked.into_iter().map(|h| GivenId::from_index(h.id)).collect())
         } else if let Some(file) = &a.ids_from {

@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{PackSource, SupportParams, verify};
 use crate::evidence::for_each_line;
-use crate::search::{SearchParams, SearchRequest, search};
+use crate::search::{HitParts, SearchParams, SearchRequest, search};
 use crate::store::Store;
 
 /// How `eval-citations` runs.
@@ -135,7 +135,8 @@ fn claim_triple(
         avoid.insert(store.resolve(&d)?.unwrap_or(d));
     }
     let params = SearchParams { hops: 0, ..SearchParams::default() };
-    let request = SearchRequest { limit: Some(20), ..SearchRequest::new(claim.claim.as_str(), params) };
+    let request =
+        SearchRequest { limit: Some(20), parts: HitParts::Scores, ..SearchRequest::new(claim.claim.as_str(), params) };
     let result = search(store, &request, None)?;
     let Some(neighbour) = result.ranked.into_iter().map(|h| h.id).find(|id| !avoid.contains(id)) else {
         return Ok(None);

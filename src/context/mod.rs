@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::embed::SemanticIndex;
 use crate::evidence::{self, EvidenceParams, EvidenceQuery, split_sentences};
-use crate::search::{SearchRequest, search};
+use crate::search::{HitParts, SearchRequest, search};
 use crate::store::Store;
 
 /// The header a pack opens with: what the model is asked to do with the sources.
@@ -85,7 +85,8 @@ pub fn pack(
     k: usize,
     budget_tokens: Option<usize>,
 ) -> anyhow::Result<Pack> {
-    let request = SearchRequest { limit: Some(k), ..request.clone() };
+    // Its own sentences are picked below: the hits' snippets are not built.
+    let request = SearchRequest { limit: Some(k), parts: HitParts::Details, ..request.clone() };
     let result = search(store, &request, semantic)?;
     let query = EvidenceQuery::new(store, &request.query)?;
     let full_text = store.passage_stats()?.num_passages > 0;

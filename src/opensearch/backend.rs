@@ -388,7 +388,7 @@ impl<'a> Retriever for Remote<'a> {
     }
 
     /// One `ids` query per batch of the hits shown.
-    fn details(&mut self, shown: &[(String, Node)]) -> anyhow::Result<Vec<Details>> {
+    fn details(&mut self, shown: &[(String, Node)], _passages: bool) -> anyhow::Result<Vec<Details>> {
         let ids: Vec<String> = shown.iter().map(|(id, _)| id.clone()).collect();
         let fields = ["title", "abstract", "authors", "venue", "references"];
         let sources = self.backend.sources(&ids, &fields)?;

@@ -136,6 +136,7 @@ impl SearchChoices {
             filter: self.filter.clone(),
             feedback: Feedback::default(),
             query_syntax: !self.literal,
+            parts: Default::default(),
         }
     }
 }

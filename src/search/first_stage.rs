@@ -33,6 +33,9 @@ use crate::candidate::{Candidate, DocScores, top_k};
 use crate::embed::SemanticIndex;
 use crate::store::Store;
 
+/// Papers by id: their doc id and year.
+type DocsAndYears = std::collections::HashMap<String, (i64, Option<i32>)>;
+
 /// BM25 scores of every paper that matches at least one query term, by doc id.
 pub fn bm25_scores(store: &Store, query: &str) -> anyhow::Result<DocScores> {
     let analyzer = store.meta()?.analyzer()?;
@@ -58,6 +61,9 @@ pub(super) struct FirstStage {
     pub query_vector: Vec<f32>,
     /// Best-chunk cosine of the reranked papers.
     pub rerank: DocScores,
+    /// The doc id and year of every paper whose id the list read (the
+    /// list's and a few tied at its cut), so the merge need not look them up by id.
+    pub papers: DocsAndYears,
 }
 
 /// The first-stage score of a paper no list holds.
@@ -88,7 +94,7 @@ impl FirstStage {
     ) -> anyhow::Result<FirstStage> {
         let only_filters = !gate.is_open() && query_terms(store.meta()?.analyzer()?, &request.query).is_empty();
         if request.semantic.mode == Mode::Bm25 || only_filters {
-            let list = if only_filters {
+            let (list, papers) = if only_filters {
                 with_ids(store, &gate.newest(depth)?)?
             } else {
                 bm25_list(store, bm25, depth, gate)?
@@ -100,6 +106,7 @@ impl FirstStage {
                 outside: Outside::Bm25,
                 query_vector: Vec::new(),
                 rerank: DocScores::default(),
+                papers,
             });
         }
         let index = semantic.ok_or_else(|| {
@@ -133,14 +140,11 @@ impl FirstStage {
 /// by paper id (not doc id: the order a reader sees). The ids are read for
 /// every paper scoring at least the `k`-th best ([`Lexical::top`]), not for
 /// every match. With a filter, of the papers through `gate`.
-fn bm25_list(store: &Store, bm25: &Lexical, k: usize, gate: &mut Gate) -> anyhow::Result<Vec<(String, Candidate)>> {
-    let mut top: Vec<(String, Candidate)> = Vec::new();
-    for c in bm25.top_through(k, gate)? {
-        top.push((store.paper_by_doc(c.doc)?.id, c));
-    }
+fn bm25_list(store: &Store, bm25: &Lexical, k: usize, gate: &mut Gate) -> anyhow::Result<(IdList, DocsAndYears)> {
+    let (mut top, papers) = with_ids(store, &bm25.top_through(k, gate)?)?;
     top.sort_by(|a, b| b.1.score.total_cmp(&a.1.score).then_with(|| a.0.cmp(&b.0)));
     top.truncate(k);
-    Ok(top)
+    Ok((top, papers))
 }
 
 /// `(x − lo) / (hi − lo)`; 1 when the range is empty (every value equal).
@@ -148,9 +152,16 @@ fn min_max(x: f64, (lo, hi): (f64, f64)) -> f64 {
     if hi > lo { (x - lo) / (hi - lo) } else { 1.0 }
 }
 
-/// Reads the paper ids of a list, best first.
-fn with_ids(store: &Store, list: &[Candidate]) -> anyhow::Result<Vec<(String, Candidate)>> {
-    list.iter().map(|&c| Ok((store.paper_by_doc(c.doc)?.id, c))).collect()
+/// A first-stage list with its papers' ids, best first.
+type IdList = Vec<(String, Candidate)>;
+
+/// Reads the paper ids of a list (one statement, ids and years only), in
+/// its order; and each of its papers' doc id and year by id.
+fn with_ids(store: &Store, list: &[Candidate]) -> anyhow::Result<(IdList, DocsAndYears)> {
+    let docs: Vec<i64> = list.iter().map(|c| c.doc).collect();
+    let rows = store.ids_by_doc(&docs)?;
+    let papers = rows.iter().zip(list).map(|((id, year), c)| (id.clone(), (c.doc, *year))).collect();
+    Ok((rows.into_iter().map(|(id, _)| id).zip(list.iter().copied()).collect(), papers))
 }
 
 /// All of `list`, in rank order (score descending, ties by doc id).
@@ -243,5 +254,6 @@ fn semantic_stage(
     // The filter applies to the fused list (so a narrow filter may leave fewer than `depth`).
     gate.retain(&mut list, |c| c.doc)?;
     list.truncate(depth);
-    Ok(FirstStage { mode: p.mode, list: with_ids(store, &list)?, scores, outside, query_vector: qv, rerank })
+    let (list, papers) = with_ids(store, &list)?;
+    Ok(FirstStage { mode: p.mode, list, scores, outside, query_vector: qv, rerank, papers })
 }

@@ -49,6 +49,8 @@ pub mod fulltext;
 mod lexical;
 #[cfg(test)]
 mod narrow_tests;
+#[cfg(test)]
+mod parts_tests;
 pub mod query;
 pub mod rank;
 pub mod request;
@@ -64,7 +66,7 @@ pub(crate) use first_stage::bm25_term_scores;
 pub use query::{ParsedQuery, QueryError, parse as parse_query};
 pub use rank::{Hit, RetrievalResult};
 pub use request::{
-    DEFAULT_DENSE_K, DEFAULT_LIMIT, DEFAULT_RERANK_WEIGHT, Feedback, FeedbackParams, Fusion, GraphScore,
+    DEFAULT_DENSE_K, DEFAULT_LIMIT, DEFAULT_RERANK_WEIGHT, Feedback, FeedbackParams, Fusion, GraphScore, HitParts,
     MAX_SEARCH_HOPS, Mode, ModeDefaults, SearchParams, SearchRequest, SemanticParams, Weights,
 };
 pub use score::{Explanation, ScoreParts, graph_score, recency_score};

@@ -28,10 +28,10 @@ use serde::Serialize;
 use super::feedback::{FeedbackPart, gated, own_evidence, query_reach};
 use super::query::ParsedQuery;
 use super::request::{GraphScore, Mode, SearchRequest, Weights};
-use super::retriever::{Local, PaperScores, Retriever};
+use super::retriever::{Details, Local, PaperScores, Retriever};
 use super::score::{ScoreParts, final_score, graph_score, normalised, recency_score, seed_evidence};
 use crate::embed::SemanticIndex;
-use crate::evidence::{self, EvidenceParams};
+use crate::evidence::{self, Evidence, EvidenceParams, EvidenceQuery};
 use crate::store::Store;
 
 /// One ranked paper with the parts of its score.
@@ -263,25 +263,21 @@ pub(crate) fn rank<R: Retriever>(
     scored.drain(..request.offset.min(scored.len()));
     scored.truncate(request.limit.unwrap_or(usize::MAX));
 
-    // Hydrate the hits shown, their evidence sentences through `evidence`.
+    // Hydrate the hits shown, as far as the request asks: their details,
+    // then their evidence sentences through `evidence`.
+    let parts = request.parts;
     let shown: Vec<(String, R::Doc)> = scored.iter().map(|h| (h.id.clone(), h.doc)).collect();
-    let details = r.details(&shown)?;
-    let evidence_query = if scored.is_empty() { None } else { Some(r.evidence_query(&request.query)?) };
+    let details =
+        if parts.details() { r.details(&shown, parts.snippets())? } else { vec![Details::default(); shown.len()] };
+    let evidence_query =
+        if scored.is_empty() || !parts.snippets() { None } else { Some(r.evidence_query(&request.query)?) };
     let semantic_mode = first.mode != Mode::Bm25;
     let mut ranked = Vec::with_capacity(scored.len());
     for (h, d) in scored.into_iter().zip(details) {
-        let snippet =
-            evidence_query.as_ref().map(|q| evidence::evidence(&d.abstract_, q, &EvidenceParams::default(), None));
-        let mut snippet = snippet.unwrap_or_default();
-        let mut snippet_page = None;
-        // A paper with full text: its best passage's evidence when it matches more of the query.
-        if let (Some((text, page)), Some(q)) = (&d.passage, evidence_query.as_ref()) {
-            let body = evidence::evidence(text, q, &EvidenceParams::default(), None);
-            if body.spans.len() > snippet.spans.len() {
-                snippet = body;
-                snippet_page = Some(*page);
-            }
-        }
+        let (snippet, snippet_page) = match &evidence_query {
+            Some(q) => snippet(&d, q),
+            None => (Evidence::default(), None),
+        };
         ranked.push(Hit {
             feedback: r.feedback_part(&h.id, h.doc).map(|p| gated(p, h.reached)),
             references: d.references,
@@ -317,4 +313,18 @@ pub(crate) fn rank<R: Retriever>(
         ranked,
         parsed_query: None,
     })
+}
+
+/// A shown hit's snippet: the evidence sentences of its abstract, or of its
+/// best full-text passage (with that passage's page) when the passage
+/// matches more of the query's words.
+fn snippet(d: &Details, q: &EvidenceQuery) -> (Evidence, Option<u32>) {
+    let snippet = evidence::evidence(&d.abstract_, q, &EvidenceParams::default(), None);
+    if let Some((text, page)) = &d.passage {
+        let body = evidence::evidence(text, q, &EvidenceParams::default(), None);
+        if body.spans.len() > snippet.spans.len() {
+            return (body, Some(*page));
+        }
+    }
+    (snippet, None)
 }

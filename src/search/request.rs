@@ -226,6 +226,39 @@ impl Default for SearchParams {
     }
 }
 
+/// Which parts of a hit the caller uses, so the ranker reads and builds no
+/// more (tantivy's doc ids then stored fields for the page shown). The
+/// ranking and every score are the same whatever the parts: only what is
+/// filled in after the sort differs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum HitParts {
+    /// Ids, years and the parts of the score only (`run`, `eval`, `bench`,
+    /// `export`, `screen new`): no paper's details are read, no snippet is
+    /// built; `title`, `authors`, `venue`, `references` and `snippet` are empty.
+    Scores,
+    /// The scores plus each shown hit's details (title, authors, venue,
+    /// references), read for the page only; no snippet (the web page's
+    /// facets, `context`, which picks its own sentences).
+    Details,
+    /// Everything, the evidence snippet included, for the page only (the
+    /// default: `search`, MCP, the web page's hits).
+    #[default]
+    Snippets,
+}
+
+impl HitParts {
+    /// Whether the shown hits' details are read.
+    pub fn details(self) -> bool {
+        self >= HitParts::Details
+    }
+
+    /// Whether the shown hits' snippets are built.
+    pub fn snippets(self) -> bool {
+        self == HitParts::Snippets
+    }
+}
+
 /// One search: what to look for and how, everything [`super::search`] takes
 /// besides the index (and the loaded model, for a semantic first stage).
 #[derive(Debug, Clone, PartialEq)]
@@ -251,6 +284,8 @@ pub struct SearchRequest {
     /// Read `query` in the query language when searching: its filters join
     /// `filter` and only its free text is scored (`eval --query-syntax`).
     pub query_syntax: bool,
+    /// Which parts of the shown hits to fill in ([`HitParts`]; default: all).
+    pub parts: HitParts,
 }
 
 impl SearchRequest {
@@ -265,6 +300,7 @@ impl SearchRequest {
             filter: Filter::default(),
             feedback: Feedback::default(),
             query_syntax: false,
+            parts: HitParts::default(),
         }
     }
 

@@ -110,8 +110,10 @@ pub trait Retriever {
     /// The corpus's year range (min, max) over its dated papers.
     fn years(&self) -> (Option<i32>, Option<i32>);
 
-    /// The details of each shown hit, in that order (defaults for a paper not found).
-    fn details(&mut self, shown: &[(String, Self::Doc)]) -> anyhow::Result<Vec<Details>>;
+    /// The details of each shown hit, in that order (defaults for a paper
+    /// not found); its best full-text passage only when `passages` (the
+    /// snippet is built from it).
+    fn details(&mut self, shown: &[(String, Self::Doc)], passages: bool) -> anyhow::Result<Vec<Details>>;
 
     /// The query of the evidence sentences: its terms' idf from the index's statistics.
     fn evidence_query(&mut self, query: &str) -> anyhow::Result<EvidenceQuery>;
@@ -280,8 +282,13 @@ impl<'a> Retriever for Local<'a> {
         self.store.walk_papers(seeds, hops, direction)
     }
 
+    /// The first stage's papers from its list (read with their ids), the rest by one statement.
     fn papers(&mut self, ids: &[&String]) -> anyhow::Result<Papers<i64>> {
-        self.store.docs_and_years(ids.iter().copied())
+        let known = &self.first()?.papers;
+        let rest: Vec<&String> = ids.iter().copied().filter(|id| !known.contains_key(*id)).collect();
+        let mut papers = if rest.is_empty() { Papers::new() } else { self.store.docs_and_years(rest)? };
+        papers.extend(ids.iter().filter_map(|id| known.get(*id).map(|&p| ((*id).clone(), p))));
+        Ok(papers)
     }
 
     fn retain(
@@ -297,7 +304,24 @@ impl<'a> Retriever for Local<'a> {
     fn scores(&mut self, docs: &[i64]) -> anyhow::Result<Vec<PaperScores>> {
         let own = match &self.own_all {
             Some(all) => Lexical::All(all).scores_of(docs)?,
-            None => self.store.bm25_scores_of(&self.terms, docs)?,
+            None => {
+                // A BM25 list's papers were scored by the first stage, with the
+                // same f64 the store gives them here: only the others are read
+                // (none without a walk, whose merged set is the pool).
+                let first = self.first()?;
+                let known: DocScores = match first.mode {
+                    Mode::Bm25 => first.list.iter().map(|(_, c)| (c.doc, c.score)).collect(),
+                    _ => DocScores::default(),
+                };
+                let rest: Vec<i64> = docs.iter().copied().filter(|d| !known.contains_key(d)).collect();
+                let mut own = if rest.is_empty() {
+                    DocScores::default()
+                } else {
+                    self.store.bm25_scores_of(&self.terms, &rest)?
+                };
+                own.extend(known);
+                own
+            }
         };
         let expanded = self.expanded.as_ref().map(|e| Lexical::All(e).scores_of(docs)).transpose()?;
         let first = self.first()?;
@@ -326,7 +350,7 @@ impl<'a> Retriever for Local<'a> {
         self.years
     }
 
-    fn details(&mut self, shown: &[(String, i64)]) -> anyhow::Result<Vec<Details>> {
+    fn details(&mut self, shown: &[(String, i64)], passages: bool) -> anyhow::Result<Vec<Details>> {
         shown
             .iter()
             .map(|(id, doc)| {
@@ -337,7 +361,7 @@ impl<'a> Retriever for Local<'a> {
                     authors: row.authors,
                     venue: row.venue,
                     references: self.store.linked(id, Direction::References)?,
-                    passage: self.best_passage(id)?,
+                    passage: if passages { self.best_passage(id)? } else { None },
                 })
             })
             .collect()

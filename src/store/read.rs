@@ -109,6 +109,21 @@ impl Store {
         self.paper_where("doc = ?1", params![doc])?.with_context(|| format!("no paper with doc id {doc}"))
     }
 
+    /// The paper id and year of each of `docs`, in that order, read by one
+    /// statement that touches only those two (not the title, abstract or
+    /// authors a [`PaperRow`] holds): what a first-stage list needs of its
+    /// papers, and the merge after it (their years, without a look-up by id).
+    pub(crate) fn ids_by_doc(&self, docs: &[i64]) -> anyhow::Result<Vec<(String, Option<i32>)>> {
+        let json = serde_json::to_string(docs)?;
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT j.value, p.id, p.year FROM json_each(?1) AS j
+             JOIN papers AS p ON p.doc = j.value",
+        )?;
+        let rows = stmt.query_map([json], |r| Ok((r.get::<_, i64>(0)?, (r.get::<_, String>(1)?, r.get(2)?))))?;
+        let ids: HashMap<i64, (String, Option<i32>)> = rows.collect::<Result<_, _>>()?;
+        docs.iter().map(|doc| ids.get(doc).cloned().with_context(|| format!("no paper with doc id {doc}"))).collect()
+    }
+
     /// The paper with id `id`, if indexed.
     pub fn paper(&self, id: &str) -> anyhow::Result<Option<PaperRow>> {
         self.paper_where("id = ?1", params![id])

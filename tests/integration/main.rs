@@ -43,6 +43,7 @@ mod query_language;
 mod related;
 mod reliability;
 mod retrieval;
+mod run_golden;
 mod screen;
 mod semantic;
 mod serve;

@@ -250,6 +250,45 @@ fn mcp_lists_the_read_tools_and_answers_as_the_cli_does() {
     s.finish();
 }
 
+/// Page 2 of `search_papers` (limit 10, through the cursor) is hits 11 to 20
+/// of one CLI search of limit 20, every field but the wall time (snippets
+/// included: the page builds its own), on a `gen` index of 1,500 papers.
+#[test]
+fn mcp_page_two_is_hits_11_to_20_of_one_search_of_limit_20() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = litindex().args(["gen", "--papers", "1500", "--seed", "5"]).output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let corpus = dir.path().join("corpus.jsonl");
+    std::fs::write(&corpus, &o.stdout).unwrap();
+    let db = dir.path().join("gen.db");
+    let o = litindex().arg("--db").arg(&db).args(["build", "--quiet", "--jsonl"]).arg(&corpus).output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let strip = |hits: &Value| -> Vec<Value> { hits.as_array().unwrap().clone() };
+    let mut s = Server::start(&db, &[]);
+    let mut checked = 0;
+    for query in ["nu male", "bam da", "gi spytkaph", "ka ta"] {
+        let cli = cli_json(&db, &["search", "--format", "json", "--limit", "20", "--", query]);
+        let want = strip(&cli["ranked"]);
+        if want.len() < 20 {
+            continue;
+        }
+        let args = json!({"query": query, "limit": 10, "max_tokens": 100000});
+        let first = s.ok("search_papers", args.clone());
+        assert_eq!(first["truncated"], false, "{first}");
+        assert_eq!(strip(&first["ranked"]), want[..10], "{query}: page 1");
+        let mut next = args;
+        next["cursor"] = first["next_cursor"].clone();
+        let second = s.ok("search_papers", next);
+        assert_eq!(second["offset"], 10);
+        assert_eq!(strip(&second["ranked"]), want[10..], "{query}: page 2 is hits 11 to 20");
+        assert!(want[10..].iter().any(|h| !h["snippet"].as_str().unwrap().is_empty()), "{query}: with snippets");
+        assert_eq!(second["hit_count"], cli["hit_count"]);
+        checked += 1;
+    }
+    assert!(checked >= 2, "queries with two pages: {checked}");
+    s.finish();
+}
+
 #[test]
 fn mcp_budget_truncates_whole_items_and_the_cursor_gets_the_rest() {
     let dir = tempfile::tempdir().unwrap();

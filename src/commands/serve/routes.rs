@@ -182,6 +182,8 @@ async fn search_page(State(app): State<Arc<App>>, Query(form): Query<SearchForm>
             let mut whole = resolved.request.clone();
             whole.offset = 0;
             whole.limit = Some(WEB_SEARCH_PAGE.max);
+            // Years, venues and authors only: no snippet is built for these hits.
+            whole.parts = litindex::search::HitParts::Details;
             let all = litindex::search::search(&store, &whole, resolved.semantic.as_ref())?;
             Facets::of(&all.ranked)
         };
