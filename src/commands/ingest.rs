@@ -24,6 +24,7 @@ pub fn run(args: &IngestArgs, db: &Path, out: &mut dyn Write) -> anyhow::Result<
         let opts = IngestOptions {
             paper: args.paper.clone(),
             skip_invalid: args.skip_invalid,
+            encoding: args.encoding,
             analyzer: args.index.analyzer,
             bm25,
             progress,

@@ -25,8 +25,8 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 use anyhow::Context;
 use serde_json::{Map, Value};
@@ -130,6 +130,25 @@ pub struct FormatOptions {
     /// null` references, `null` batch entries, bulk citations whose cited
     /// paper is null). Not errors: the caller reports the total.
     pub skipped_nulls: Arc<AtomicU64>,
+    /// The text encoding of the reference-library files (BibTeX, RIS,
+    /// CSL-JSON), when the user forces one (`ingest --encoding`); else
+    /// detected ([`library::decode_text`]).
+    pub encoding: Option<&'static encoding_rs::Encoding>,
+    /// What a reader tells the user without refusing anything (a legacy
+    /// encoding detected, a repeated key made unique), `file:line: …`.
+    pub notes: Arc<Mutex<Vec<String>>>,
+}
+
+impl FormatOptions {
+    /// Adds a note for the user.
+    pub(crate) fn note(&self, note: String) {
+        self.notes.lock().unwrap_or_else(|e| e.into_inner()).push(note);
+    }
+
+    /// The notes so far, taken.
+    pub fn take_notes(&self) -> Vec<String> {
+        std::mem::take(&mut *self.notes.lock().unwrap_or_else(|e| e.into_inner()))
+    }
 }
 
 /// Why reading stopped or a record was refused.
@@ -218,9 +237,9 @@ pub fn read(format: InputFormat, input: OpenInput, opts: &FormatOptions) -> anyh
         InputFormat::S2Citations => Ok(s2_bulk::read_citations(input, opts)),
         InputFormat::OpenAlex => openalex::read(input),
         InputFormat::Edges => Ok(edges::read(input)),
-        InputFormat::Bibtex => bibtex::read(input),
-        InputFormat::CslJson => csl_json::read(input),
-        InputFormat::Ris => Ok(ris::read(input)),
+        InputFormat::Bibtex => bibtex::read(input, opts),
+        InputFormat::CslJson => csl_json::read(input, opts),
+        InputFormat::Ris => ris::read(input, opts),
         InputFormat::Pdf => anyhow::bail!("a PDF is not a record file (ingest reads PDFs through ingest::pdf)"),
     }
 }
@@ -278,14 +297,90 @@ fn sniff_library(head: &str) -> Option<InputFormat> {
     if first.starts_with('@') && first[1..].trim_start().starts_with(|c: char| c.is_ascii_alphabetic()) {
         return Some(InputFormat::Bibtex);
     }
-    if first.starts_with("TY  -") {
+    // RIS: a `TY  - ` line, maybe after EndNote's numbering (`1.`,
+    // `Record #1 of 2`) and export headers.
+    if head.lines().take(64).any(|l| l.trim_start_matches('\u{feff}').starts_with("TY  -"))
+        && !first.starts_with(['{', '[', '<'])
+    {
         return Some(InputFormat::Ris);
     }
     let csl_keys = ["\"citation-key\"", "\"issued\"", "\"container-title\"", "\"date-parts\""];
     if (head.starts_with('[') || head.starts_with('{')) && csl_keys.iter().any(|k| head.contains(k)) {
         return Some(InputFormat::CslJson);
     }
+    if head.starts_with('[') && csl_shaped(head) {
+        return Some(InputFormat::CslJson);
+    }
     None
+}
+
+/// CSL-JSON by the shape of its first item (the head may be cut off, so the
+/// keys are those of the first object, read as far as it goes): an array of
+/// objects whose first has a CSL item `type` (`article-journal`, `book`, …)
+/// and an `id`, without any key of the formats sniffed after it.
+fn csl_shaped(head: &str) -> bool {
+    const CSL_TYPES: [&str; 45] = [
+        "article",
+        "article-journal",
+        "article-magazine",
+        "article-newspaper",
+        "bill",
+        "book",
+        "broadcast",
+        "chapter",
+        "classic",
+        "collection",
+        "dataset",
+        "document",
+        "entry",
+        "entry-dictionary",
+        "entry-encyclopedia",
+        "event",
+        "figure",
+        "graphic",
+        "hearing",
+        "interview",
+        "legal_case",
+        "legislation",
+        "manuscript",
+        "map",
+        "motion_picture",
+        "musical_score",
+        "pamphlet",
+        "paper-conference",
+        "patent",
+        "performance",
+        "periodical",
+        "personal_communication",
+        "post",
+        "post-weblog",
+        "regulation",
+        "report",
+        "review",
+        "review-book",
+        "software",
+        "song",
+        "speech",
+        "standard",
+        "thesis",
+        "treaty",
+        "webpage",
+    ];
+    let mut items = serde_json::Deserializer::from_str(head[1..].trim_start()).into_iter::<Value>();
+    let first = match items.next() {
+        Some(Ok(Value::Object(obj))) => obj,
+        // The first item runs past the head: look at its keys as text.
+        _ => {
+            let t = head.split_once('}').map_or(head, |(a, _)| a);
+            let typed = CSL_TYPES
+                .iter()
+                .any(|ty| t.contains(&format!("\"type\": \"{ty}\"")) || t.contains(&format!("\"type\":\"{ty}\"")));
+            return typed && t.contains("\"id\"");
+        }
+    };
+    // A CSL `type` (the processor tests also write an empty one).
+    let typed = first.get("type").and_then(Value::as_str).is_some_and(|t| t.is_empty() || CSL_TYPES.contains(&t));
+    typed && first.contains_key("id") && sniff_object(&first).is_none_or(|f| f == InputFormat::Paper)
 }
 
 /// The format whose records have these keys.
