@@ -61,6 +61,9 @@ def main():
             table[name] = ("s", chr(code))
     for name, text in OVERRIDES.items():
         table[name] = ("s", text)
+    # `\begin{center}` / `\end{center}` in a field: the environment's name is not text.
+    for name in ("begin", "end"):
+        table[name] = ("d", "")
     out = Path(__file__).resolve().parent.parent / "src" / "cite" / "latex_commands.tsv"
     with open(out, "w", encoding="utf-8") as f:
         f.write(f"# LaTeX commands as Unicode, from pylatexenc {pylatexenc.version.version_str} (MIT); scripts/latex_table.py\n")

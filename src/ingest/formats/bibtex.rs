@@ -22,7 +22,7 @@
 use super::library::{Keys, LibraryEntry, read_whole};
 use super::{FieldError, FormatOptions, Items, Located, OpenInput, ReadError, field_err, record_error};
 use crate::cite::{latex, name_parts};
-use crate::names::ET_AL;
+use crate::names::{ET_AL, strip_et_al};
 use crate::paper::{Item, PaperId};
 use std::collections::HashMap;
 
@@ -523,12 +523,18 @@ fn authors(value: &str) -> Vec<String> {
         current.push_str(word);
     }
     names_out.push(current);
-    let mut out: Vec<String> = names_out
-        .iter()
-        .map(|n| name_parts::from_written(&latex::decode(n)))
-        .filter(|n| !n.is_empty() && n != "others")
-        .collect();
-    if names_out.iter().any(|n| n.trim() == "others") {
+    let mut et_al = false;
+    let mut out: Vec<String> = Vec::new();
+    for n in &names_out {
+        // `and others`, or an "et al." written into the last name (`Born, L. et al.`).
+        let (n, written) = strip_et_al(n);
+        et_al |= written || n == "others";
+        let n = name_parts::from_written(&latex::decode(n));
+        if !n.is_empty() && n != "others" {
+            out.push(n);
+        }
+    }
+    if et_al {
         out.push(ET_AL.to_string());
     }
     out
@@ -545,5 +551,6 @@ mod tests {
             ["Jan van der Berg", "Ada Lovelace", "Barnes and Noble", ET_AL]
         );
         assert_eq!(authors(r#"Schr{\"o}dinger, Erwin"#), ["Erwin Schrödinger"]);
+        assert_eq!(authors("Born, L. et al."), ["L. Born", ET_AL]);
     }
 }

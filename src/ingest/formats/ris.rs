@@ -108,7 +108,18 @@ fn entry(tags: &[(String, String)]) -> Result<LibraryEntry, FieldError> {
     e.title = first(&["TI", "T1"]).map(|(_, v)| v.to_string()).unwrap_or_default();
     e.abstract_ = first(&["AB", "N2"]).map(|(_, v)| v.to_string()).unwrap_or_default();
     e.venue = first(&["JO", "JF", "T2", "JA"]).map(|(_, v)| v.to_string());
-    e.authors = all("AU").chain(all("A1")).map(name_parts::from_written).filter(|n| !n.is_empty()).collect();
+    let mut et_al = false;
+    for a in all("AU").chain(all("A1")) {
+        let (a, written) = crate::names::strip_et_al(a);
+        et_al |= written;
+        let name = name_parts::from_written(a);
+        if !name.is_empty() {
+            e.authors.push(name);
+        }
+    }
+    if et_al {
+        e.authors.push(crate::names::ET_AL.to_string());
+    }
     if let Some((tag, value)) = first(&["PY", "Y1", "DA"]) {
         e.set_year(tag, value);
     }
