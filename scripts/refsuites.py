@@ -10,9 +10,9 @@ Peers, pip-installed by this script into target/refsuites-py (pinned):
     LatexDecodingMiddleware (pylatexenc 2.11); a file its own test suite
     reads in a legacy encoding is read in it (gbk_test.bib: GBK).
   - RIS: rispy 0.10.0 (`rispy.load`, its default RIS parser).
-  - CSL-JSON: Python's json, and the one rule of the CSL-JSON schema
-    (csl-data.json) that decides whether an item is an item: an object with
-    `id` and `type` (no package on the registry ships the schema itself).
+  - CSL-JSON: Python's json and jsonschema 4.26.0 with the official CSL-JSON
+    schema (tests/data/csl/csl-data.json): the peer reads the items that are
+    valid against it (a file that is one object is read as one item).
 litindex: the real binary ingests each file into a fresh index
 (`--skip-invalid`), and `export --format csl-json` gives what it stored.
 
@@ -43,7 +43,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = ROOT / "target" / "refsuites-py"
-PINS = ["bibtexparser==2.1.0", "pylatexenc==2.11", "rispy==0.10.0"]
+PINS = ["bibtexparser==2.1.0", "pylatexenc==2.11", "rispy==0.10.0", "jsonschema==4.26.0"]
+SCHEMA = ROOT / "tests" / "data" / "csl" / "csl-data.json"
 PEER_ENCODING = {"python-bibtexparser__gbk_test.bib": "gbk"}
 FIELDS = ["title", "authors", "year", "doi", "venue", "abstract"]
 
@@ -187,6 +188,13 @@ def csl_year(item):
 
 
 def peer_csl(path):
+    import jsonschema
+
+    schema = json.loads(SCHEMA.read_text())
+    item_schema = dict(schema["items"], **{"$schema": schema["$schema"]})
+    if "definitions" in schema:
+        item_schema["definitions"] = schema["definitions"]
+    validator = jsonschema.Draft7Validator(item_schema)
     try:
         doc = json.loads(path.read_text(encoding="utf-8-sig"))
     except ValueError as e:
@@ -194,8 +202,10 @@ def peer_csl(path):
     items = doc if isinstance(doc, list) else [doc]
     out, refused = [], []
     for it in items:
-        if not (isinstance(it, dict) and "id" in it and "type" in it):
-            refused.append("not a CSL item (no `id` and `type`)")
+        errors = sorted(validator.iter_errors(it), key=lambda e: list(e.path))
+        if errors:
+            where = "/".join(str(p) for p in errors[0].path) or "item"
+            refused.append(f"schema: {where}: {errors[0].message[:80]}")
             continue
         key = it.get("citation-key") or it.get("id")
         out.append(entry(str(key), it.get("title"), csl_names(it), csl_year(it), it.get("DOI"),
