@@ -290,7 +290,7 @@ def main():
     if not base.is_dir():
         sys.exit(f"no refsuites folder at {base}")
     readers = {"bibtex": peer_bibtex, "ris": peer_ris, "csl-json": peer_csl}
-    rows, totals = [], {"peer": 0, "ours": 0, "repeated": 0, "missing": 0, "agree": 0, "both": 0}
+    rows, totals = [], {"peer": 0, "ours": 0, "repeated": 0, "missing": 0, "extra": 0, "agree": 0, "both": 0}
     per_field = {f: [0, 0] for f in FIELDS}
     diffs = []
     for folder, read in readers.items():
@@ -313,19 +313,21 @@ def main():
             rows.append({
                 "file": f"{folder}/{path.name}", "peer": len(peer), "ours": len(ours), "repeated": repeated,
                 # A record repeated word for word (the same id) is folded into its first: not missing.
-                "missing": max(0, len(missing) - repeated),
+                "missing": max(0, len(missing) - repeated), "extra": len(extra),
                 "agree": agree, "both": both, "peer_refused": peer_refused, "refusals": refusals, "notes": notes,
             })
             totals["peer"] += len(peer)
             totals["ours"] += len(ours)
             totals["missing"] += max(0, len(missing) - repeated)
             totals["repeated"] += repeated
+            totals["extra"] += len(extra)
             totals["agree"] += agree
             totals["both"] += both
     print("| file | entries peer | papers litindex | repeats folded | peer's not in | fields agree | refusals (litindex; peer) |")
     print("|---|---:|---:|---:|---:|---:|---|")
     for r in rows:
-        ref = "; ".join(x.split(": ", 1)[-1] for x in r["refusals"]) or "—"
+        ref = "; ".join(x.split(": ", 1)[-1].replace(str(base) + "/", "") for x in r["refusals"]) or "—"
+        ref = ref.replace(" ; pass --format", "; pass --format")
         pref = "; ".join(r["peer_refused"])
         if pref:
             ref += f" (peer: {pref})"
@@ -334,6 +336,8 @@ def main():
     t = totals
     rate = t["agree"] / t["both"] if t["both"] else 0.0
     print(f"| **all {len(rows)} files** | {t['peer']} | {t['ours']} | {t['repeated']} | {t['missing']} | {t['agree']}/{t['both']} = {rate:.4f} | |")
+    print()
+    print(f"litindex papers no peer entry matched: {t['extra']}")
     print()
     print("| field | agree/both | rate |")
     print("|---|---:|---:|")
