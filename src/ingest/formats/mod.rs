@@ -251,7 +251,13 @@ pub(crate) fn sniff(input: &mut OpenInput) -> anyhow::Result<InputFormat> {
     if head.starts_with(b"%PDF") {
         return Ok(InputFormat::Pdf);
     }
-    let head = String::from_utf8_lossy(&head[..head.len().min(64 * 1024)]).into_owned();
+    let head = &head[..head.len().min(64 * 1024)];
+    // A UTF-16 file (a reference library exported on Windows) shows its text
+    // through its byte-order mark; anything else is sniffed as (lossy) UTF-8.
+    let head = match encoding_rs::Encoding::for_bom(head) {
+        Some((enc, bom)) if enc != encoding_rs::UTF_8 => enc.decode_without_bom_handling(&head[bom..]).0.into_owned(),
+        _ => String::from_utf8_lossy(head).into_owned(),
+    };
     let trimmed = head.trim_start_matches('\u{feff}').trim_start();
     if trimmed.is_empty() {
         anyhow::bail!("{path} is empty");
