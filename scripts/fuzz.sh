@@ -3,7 +3,10 @@
 # reader seeded with the dev PDFs. Needs nightly Rust and cargo-fuzz:
 #   rustup toolchain install nightly && cargo install cargo-fuzz
 #   scripts/fuzz.sh [RUNS] [TARGET...]      (default targets: pdf_reader and
-#                                            every other target in fuzz/)
+#                                            every other target in fuzz/;
+#                                            bibtex_reader, ris_reader and
+#                                            csl_json_reader seeded with
+#                                            ../shared/data/refsuites)
 # A crash is saved under fuzz/artifacts/TARGET/ and the script exits non-zero.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -15,10 +18,21 @@ if [ ${#targets[@]} -eq 0 ]; then
   mapfile -t targets < <(cargo +nightly fuzz list)
 fi
 pdfs="$root/../shared/data/pdfs"
+# The reference-library readers start from the peers' test files (issue 24).
+refsuites="$root/../shared/data/refsuites"
 for t in "${targets[@]}"; do
   mkdir -p "corpus/$t"
   if [ "$t" = pdf_reader ] && [ -d "$pdfs" ]; then
     cp -n "$pdfs"/*.pdf "corpus/$t/" 2>/dev/null || true
+  fi
+  case "$t" in
+    bibtex_reader) seed=bibtex ;;
+    ris_reader) seed=ris ;;
+    csl_json_reader) seed=csl-json ;;
+    *) seed= ;;
+  esac
+  if [ -n "$seed" ] && [ -d "$refsuites/$seed" ]; then
+    cp -n "$refsuites/$seed"/* "corpus/$t/" 2>/dev/null || true
   fi
   max_len=65536
   [ "$t" = pdf_reader ] && max_len=4194304

@@ -13,6 +13,23 @@ pub(crate) fn fold_words(s: &str) -> Vec<String> {
     folded.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_string).collect()
 }
 
+/// The last "author" of a list that goes on (BibTeX `and others`): shown
+/// and exported as such (`and others` in BibTeX), never an author to filter by.
+pub const ET_AL: &str = "et al.";
+
+/// `name` without a written "et al." at its end (`Born, L. et al.`, `et
+/// al.`), and whether it had one.
+pub fn strip_et_al(name: &str) -> (&str, bool) {
+    let t = name.trim();
+    let lower = t.to_lowercase();
+    for tail in ["et al.", "et al", "et. al."] {
+        if lower.ends_with(tail) && (t.len() == tail.len() || lower[..t.len() - tail.len()].ends_with([' ', ','])) {
+            return (t[..t.len() - tail.len()].trim_end_matches([' ', ',']), true);
+        }
+    }
+    (t, false)
+}
+
 /// Generational suffixes, dropped from the end of a name ("Thacher Jr., H. C.").
 const SUFFIXES: [&str; 5] = ["jr", "sr", "ii", "iii", "iv"];
 
@@ -32,6 +49,9 @@ pub fn name_words(name: &str) -> Vec<String> {
 /// The last word of an author's name (see [`name_words`]), `None` for a
 /// name without letters or digits: the key an author filter looks up.
 pub(crate) fn surname_key(name: &str) -> Option<String> {
+    if name == ET_AL {
+        return None;
+    }
     name_words(name).pop()
 }
 
@@ -48,5 +68,9 @@ mod tests {
         assert_eq!(name_words("Thacher Jr., H. C."), ["h", "c", "thacher"]);
         assert_eq!(surname_key("Jr").as_deref(), Some("jr"));
         assert_eq!(surname_key(" .. "), None);
+        assert_eq!(surname_key(ET_AL), None);
+        assert_eq!(strip_et_al("Born, L. et al."), ("Born, L.", true));
+        assert_eq!(strip_et_al("et al."), ("", true));
+        assert_eq!(strip_et_al("Petal, Al"), ("Petal, Al", false));
     }
 }

@@ -7,7 +7,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use litindex::ingest::Format;
+use litindex::ingest::InputFormat as Format;
 use litindex::ingest::{build, IngestOptions, Input};
 use litindex::store::Store;
 

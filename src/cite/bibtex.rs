@@ -2,7 +2,8 @@
 //! `journal` when it has one, else `@misc` (litindex keeps no other entry
 //! type), text fields LaTeX-escaped, the title's case protected by
 //! a second pair of braces, `doi`, `eprint` + `archivePrefix` and `url`
-//! verbatim, authors `Last, First` joined by `and`.
+//! verbatim, authors `Last, First` joined by `and` (the et-al marker as
+//! `and others`); an untitled paper has no `title`.
 
 use std::io::{self, Write};
 
@@ -14,7 +15,9 @@ pub(super) fn write(out: &mut dyn Write, e: &Entry, first: bool) -> io::Result<(
     }
     let kind = if e.venue.is_some() { "article" } else { "misc" };
     writeln!(out, "@{kind}{{{},", e.key)?;
-    writeln!(out, "  title = {{{{{}}}}},", latex::escape(&e.title))?;
+    if !e.title.trim().is_empty() {
+        writeln!(out, "  title = {{{{{}}}}},", latex::escape(&e.title))?;
+    }
     if let Some(venue) = &e.venue {
         writeln!(out, "  journal = {{{}}},", latex::escape(venue))?;
     }
@@ -44,6 +47,9 @@ pub(super) fn write(out: &mut dyn Write, e: &Entry, first: bool) -> io::Result<(
 /// One author as `Last, First` (just `Last` for a one-word name), escaped;
 /// a part holding the word `and` is braced so it does not split the list.
 fn author(name: &str) -> String {
+    if name == crate::names::ET_AL {
+        return "others".into();
+    }
     let n = name_parts::split(name);
     let part = |s: &str| {
         let s = latex::escape(s);

@@ -1,6 +1,6 @@
 //! The CSL-JSON writer: one JSON array of items (`type` `article`, or
 //! `article-journal` with the venue as `container-title`, `id` and
-//! `citation-key` the key, `author` as `family`/`given`, `issued` as
+//! `citation-key` the key, `title` unless untitled, `author` as `family`/`given`, `issued` as
 //! `date-parts`, `DOI`, `URL`, an arXiv id as `number` `arXiv:ID` with
 //! `publisher` `arXiv`, as Zotero writes preprints), written item by item.
 
@@ -16,7 +16,9 @@ pub(super) fn write(out: &mut dyn Write, e: &Entry, first: bool) -> io::Result<(
     item.insert("id".into(), json!(e.key));
     item.insert("citation-key".into(), json!(e.key));
     item.insert("type".into(), json!(if e.venue.is_some() { "article-journal" } else { "article" }));
-    item.insert("title".into(), json!(e.title));
+    if !e.title.trim().is_empty() {
+        item.insert("title".into(), json!(e.title));
+    }
     if let Some(venue) = &e.venue {
         item.insert("container-title".into(), json!(venue));
     }
@@ -26,7 +28,10 @@ pub(super) fn write(out: &mut dyn Write, e: &Entry, first: bool) -> io::Result<(
             .iter()
             .map(|a| {
                 let n = name_parts::split(a);
-                if n.given.is_empty() {
+                if a == crate::names::ET_AL {
+                    // CSL has no "and others" in its data: a literal name, as citation-js writes it.
+                    json!({"literal": a})
+                } else if n.given.is_empty() {
                     json!({"family": n.family})
                 } else {
                     json!({"family": n.family, "given": n.given})

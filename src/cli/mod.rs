@@ -186,6 +186,9 @@ pub struct IngestArgs {
     /// Skip malformed records (counted and listed) instead of failing the whole ingest
     #[arg(long)]
     pub skip_invalid: bool,
+    /// The text encoding of BibTeX, RIS and CSL-JSON files (`utf-8`, `utf-16le`, `windows-1252`, `latin1`, `gbk`, `shift_jis`, … any WHATWG label); default: UTF-8 or UTF-16 by byte-order mark, else detected
+    #[arg(long, value_name = "NAME", value_parser = parse_encoding)]
+    pub encoding: Option<&'static encoding_rs::Encoding>,
     /// No progress bar
     #[arg(long, short)]
     pub quiet: bool,
@@ -411,6 +414,13 @@ impl<T: Choice + Send + Sync> clap::builder::TypedValueParser for ListedParser<T
             clap::builder::PossibleValue::new(v.keyword()).help(v.help()).aliases(v.aliases().iter().copied())
         })))
     }
+}
+
+/// `--encoding`: a WHATWG encoding label (`latin1` is windows-1252, as in browsers).
+fn parse_encoding(s: &str) -> Result<&'static encoding_rs::Encoding, String> {
+    encoding_rs::Encoding::for_label(s.trim().as_bytes()).ok_or_else(|| {
+        format!("unknown encoding `{s}` (a WHATWG label: utf-8, utf-16le, windows-1252, gbk, shift_jis, …)")
+    })
 }
 
 fn parse_format(s: &str) -> Result<FormatChoice, String> {

@@ -25,6 +25,7 @@ pub fn run(args: &IngestArgs, db: &Path, out: &mut dyn Write) -> anyhow::Result<
             paper: args.paper.clone(),
             skip_invalid: args.skip_invalid,
             no_attachments: args.no_attachments,
+            encoding: args.encoding,
             analyzer: args.index.analyzer,
             bm25,
             progress,

@@ -78,11 +78,19 @@ fn stated_links(rec: &Record, key: &str) -> u64 {
 pub struct Ingester<'c> {
     writer: IngestWriter<'c>,
     pub report: IngestReport,
+    /// The records (`source`, key) this command found unchanged: a repeat of
+    /// one later in the same command folds into it, as into a record this
+    /// command stored.
+    unchanged: std::collections::HashSet<(String, String)>,
 }
 
 impl<'c> Ingester<'c> {
     pub fn new(handle: Handle<'c>) -> anyhow::Result<Ingester<'c>> {
-        Ok(Ingester { writer: IngestWriter::new(handle)?, report: IngestReport::default() })
+        Ok(Ingester {
+            writer: IngestWriter::new(handle)?,
+            report: IngestReport::default(),
+            unchanged: std::collections::HashSet::new(),
+        })
     }
 
     /// Files one record read in `format` from `origin` (`file:line`).
@@ -91,12 +99,17 @@ impl<'c> Ingester<'c> {
         let source = rec.source.clone();
         let key = rec.source_id.key();
         anyhow::ensure!(!key.is_empty(), "{origin}: the record has an empty id");
-        let existing = self.writer.record(&source, &key)?;
+        let mut existing = self.writer.record(&source, &key)?;
+        if let Some(old) = existing.as_mut() {
+            old.this_command |= self.unchanged.contains(&(source.clone(), key.clone()));
+        }
         let mut repeat_conflicts = Vec::new();
         let rec = match &existing {
             Some(old) if old.this_command => {
                 let (folded, conflicts) = derive::fold(&old.filed.record, rec);
-                if folded == old.filed.record {
+                // Nothing new and nothing in conflict: a plain repeat. (A repeat
+                // whose only news is a conflict still records it.)
+                if folded == old.filed.record && conflicts.is_empty() {
                     self.report.repeated += 1;
                     self.report.links += stated_links(&folded, &key);
                     return Ok(());
@@ -106,6 +119,9 @@ impl<'c> Ingester<'c> {
             }
             Some(old) if old.filed.format == format && old.filed.record == rec => {
                 self.report.unchanged += 1;
+                // Its repeats in this command, if any, record their conflicts anew.
+                self.writer.forget_repeat_conflicts(&old.paper_id, &source)?;
+                self.unchanged.insert((source.clone(), key.clone()));
                 // Read again, none new (as an edge file read again).
                 self.report.links += stated_links(&rec, &key);
                 return Ok(());

@@ -53,6 +53,8 @@ pub struct IngestOptions<'a> {
     /// The paper an S2 references/citations page belongs to.
     pub paper: Option<String>,
     pub skip_invalid: bool,
+    /// The encoding of reference-library files, when forced (else detected).
+    pub encoding: Option<&'static encoding_rs::Encoding>,
     /// Settings for an index this command creates.
     pub analyzer: Analyzer,
     pub bm25: Bm25,
@@ -128,7 +130,18 @@ fn ingest_into(tx: Handle<'_>, inputs: &[Input], opts: &IngestOptions) -> anyhow
     let mut ingester = Ingester::new(tx)?;
     let mut summary = IngestSummary::default();
     let mut done_bytes = 0u64;
-    let fopts = FormatOptions { paper: opts.paper.as_deref().map(PaperId::parse), ..FormatOptions::default() };
+    let fopts = FormatOptions {
+        paper: opts.paper.as_deref().map(PaperId::parse),
+        encoding: opts.encoding,
+        ..FormatOptions::default()
+    };
+    let tell = |fopts: &FormatOptions| {
+        for note in fopts.take_notes() {
+            if let Some(notes) = opts.notes {
+                notes(&note);
+            }
+        }
+    };
     // PDFs (files named as such or sniffed, and folders) are filed after the
     // other inputs, so they attach to the papers those bring.
     let mut pdfs: Vec<(PathBuf, Option<PaperId>)> = Vec::new();
@@ -190,6 +203,8 @@ fn ingest_into(tx: Handle<'_>, inputs: &[Input], opts: &IngestOptions) -> anyhow
             }
         };
         summary.inputs.push((label, format_name));
+        // Notes of a file read whole come before its records.
+        tell(&fopts);
         for (n, item) in items.enumerate() {
             match item {
                 Ok((Item::Record(rec), origin)) => {
@@ -214,6 +229,7 @@ fn ingest_into(tx: Handle<'_>, inputs: &[Input], opts: &IngestOptions) -> anyhow
             }
         }
         done_bytes += size;
+        tell(&fopts);
     }
     if !pdfs.is_empty() {
         summary.pdf = super::pdf::ingest_pdfs(&mut ingester, &pdfs, opts.skip_invalid, &Limits::default())?;

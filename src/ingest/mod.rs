@@ -15,4 +15,6 @@ pub use engine::IngestReport;
 pub use files::{IngestOptions, IngestSummary, Input, Progress, build, ingest};
 pub use formats::InputFormat;
 pub use formats::bibtex_fetchable_ids;
+#[doc(hidden)]
+pub use formats::read_all as read_all_for_fuzzing;
 pub use zotero::ZoteroSummary;

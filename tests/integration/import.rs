@@ -100,31 +100,40 @@ const BAD_RIS: &str = "TY  - JOUR\nID  - good1\nTI  - A good paper\nER  - \n\nTY
 
 #[test]
 fn malformed_entries_are_reported_by_line_and_skippable() {
+    // Issue 24 changed three of these on purpose: a date with no year in it
+    // is a note (the entry comes in without a year), an untitled entry comes
+    // in untitled, and an RIS record without an id gets one derived from it.
     let cases = [
-        // (file, text, the errors as `line: field`, the good titles, the authors of `good2`, decoded)
+        // (file, text, the errors as `line: field`, the notes as `line: field`, papers, the good titles, the authors of `good2`, decoded)
         (
             "bad.bib",
             BAD_BIB,
-            vec![(6, Some("year")), (11, None), (21, Some("doi"))],
-            ["A good paper", "Another good $x_1$ paper"],
+            vec![(11, None), (21, Some("doi"))],
+            vec![(6, "year")],
+            3,
+            ["A good paper", "Another good x_1 paper"],
             "Jörg Müller",
         ),
         (
             "bad.json",
             BAD_CSL,
-            vec![(3, Some("issued")), (6, Some("title")), (7, Some("DOI"))],
+            vec![(7, Some("DOI"))],
+            vec![(3, "issued")],
+            4,
             ["A good paper", "Another"],
             "Jan van der Berg",
         ),
         (
             "bad.ris",
             BAD_RIS,
-            vec![(6, Some("PY")), (12, Some("ID")), (22, None)],
+            vec![(22, None)],
+            vec![(6, "PY")],
+            4,
             ["A good paper", "Another good paper"],
             "Jan van der Berg",
         ),
     ];
-    for (name, text, errors, titles, author) in cases {
+    for (name, text, errors, notes, papers, titles, author) in cases {
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("i.db");
         let path = write(dir.path(), name, text);
@@ -149,12 +158,18 @@ fn malformed_entries_are_reported_by_line_and_skippable() {
                 assert!(rest.contains(&format!("field `{f}`")), "{name}: {rest}");
             }
         }
+        for (line, field) in &notes {
+            let note = err.lines().find(|l| l.contains("note:") && l.contains(&format!("{name}:{line}: ")));
+            let note = note.unwrap_or_else(|| panic!("{name}: no note for line {line}: {err}"));
+            assert!(note.contains(&format!("field `{field}`")) && note.contains("without a year"), "{name}: {note}");
+        }
         assert!(stdout(&o).contains(&format!("{} skipped", errors.len())), "{name}: {}", stdout(&o));
         let stats = json_of(&db, &["stats"]);
-        assert_eq!(stats["papers"], titles.len(), "{name}: {stats}");
+        assert_eq!(stats["papers"], papers, "{name}: {stats}");
         for (key, title) in ["good1", "good2"].iter().zip(&titles) {
             assert_eq!(json_of(&db, &["paper", key])["title"], *title, "{name}: {key}");
         }
+        assert_eq!(json_of(&db, &["paper", "citekey:badyear"])["year"], Value::Null, "{name}");
         // Names decoded: LaTeX accents (BibTeX), particles (CSL), `Last, First` (RIS).
         assert_eq!(json_of(&db, &["paper", "citekey:good2"])["authors"], serde_json::json!([author]), "{name}");
     }

@@ -40,6 +40,7 @@ mod opensearch;
 mod properties;
 mod properties_search;
 mod query_language;
+mod reffiles;
 mod related;
 mod reliability;
 mod retrieval;

@@ -2,8 +2,10 @@
 //! Mendeley, Pandoc and citeproc write them: one JSON array of items (or
 //! one item), read whole (at most [`MAX_JSON_DOCUMENT`] bytes).
 //!
+//! The file's encoding is detected or forced (`library::decode_text`).
 //! Per item: `citation-key`, else `id` (the citation key; a string or a
-//! number), `title` (required), `author` (`family`, `given`, particles,
+//! number; a key used by a different work earlier in the file is made
+//! unique, `library::Keys`), `title` (may be absent: the paper is untitled), `author` (`family`, `given`, particles,
 //! `suffix`, or `literal`), `issued` (`date-parts`, `raw` or `literal`),
 //! `DOI`, `URL`, `number` when it reads `arXiv:ID` (Zotero's preprints),
 //! `abstract`, `container-title` (the venue); other fields are ignored. Each item is located `file:LINE`,
@@ -11,15 +13,16 @@
 
 use serde_json::{Map, Value};
 
-use super::library::{LibraryEntry, arxiv_prefixed, read_whole, year_in};
+use super::library::{Keys, LibraryEntry, arxiv_prefixed, read_whole, year_in};
 use super::{
-    FieldError, Items, Located, OpenInput, ReadError, collapse_ws, field_err, kind, object, opt_str, record_error,
+    FieldError, FormatOptions, Items, Located, OpenInput, ReadError, collapse_ws, field_err, kind, object, opt_str,
+    record_error,
 };
 use crate::cite::name_parts;
 use crate::paper::Item;
 
-pub fn read(input: OpenInput) -> anyhow::Result<Items> {
-    let (path, text) = read_whole(input, "CSL-JSON")?;
+pub fn read(input: OpenInput, opts: &FormatOptions) -> anyhow::Result<Items> {
+    let (path, text) = read_whole(input, "CSL-JSON", opts)?;
     let text = text.as_str();
     let not_csl = |e: serde_json::Error| {
         anyhow::anyhow!("{path}: not valid csl-json JSON at line {}, column {}: {e}", e.line(), e.column())
@@ -32,12 +35,19 @@ pub fn read(input: OpenInput) -> anyhow::Result<Items> {
     let mut out: Vec<Result<Located, ReadError>> = Vec::with_capacity(items.len());
     // Lines counted on from one item to the next: the text is counted once.
     let (mut counted, mut line) = (0usize, 1usize);
+    let mut keys = Keys::default();
     for (i, value) in items.into_iter().enumerate() {
         let offset = starts.get(i).copied().unwrap_or(counted).max(counted);
         line += text[counted..offset].bytes().filter(|&b| b == b'\n').count();
         counted = offset;
         let loc = format!("{path}:{line}");
-        let result = object(value).and_then(|obj| item(&obj)).and_then(|e| e.into_record("csl-json", "id"));
+        let result = object(value).and_then(|obj| item(&obj)).and_then(|mut e| {
+            e.tell(&loc, opts);
+            if let Some(key) = e.key.take() {
+                e.key = Some(keys.unique(&key, &e.title, e.year, &loc, opts));
+            }
+            e.into_record("csl-json", "id")
+        });
         out.push(result.map(|r| (Item::Record(r), loc.clone())).map_err(|(f, m)| record_error(&loc, f, m)));
     }
     Ok(Box::new(out.into_iter()))
@@ -86,7 +96,7 @@ fn item(obj: &Map<String, Value>) -> Result<LibraryEntry, FieldError> {
     };
     let title = match obj.get("title") {
         Some(Value::String(s)) => collapse_ws(s),
-        None | Some(Value::Null) => return Err(field_err("title", "is required")),
+        None | Some(Value::Null) => String::new(),
         Some(v) => return Err(field_err("title", format!("expected a string, got {}", kind(v)))),
     };
     let mut e = LibraryEntry {
@@ -94,10 +104,16 @@ fn item(obj: &Map<String, Value>) -> Result<LibraryEntry, FieldError> {
         title,
         abstract_: collapse_ws(&opt_str(obj, "abstract")?),
         authors: authors(obj)?,
-        year: issued(obj)?,
+        year: None,
         ids: Vec::new(),
         venue: Some(collapse_ws(&opt_str(obj, "container-title")?)),
+        notes: Vec::new(),
     };
+    // A date without a year (`{"literal": "13th century"}`, `in press`) leaves the item without one.
+    match issued(obj) {
+        Ok(y) => e.year = y,
+        Err((_, m)) => e.notes.push(format!("field `issued`: {m}; stored without a year")),
+    }
     e.add_doi("DOI", &opt_str(obj, "DOI")?)?;
     e.add_url(&opt_str(obj, "URL")?);
     if let Some(id) = obj.get("number").and_then(Value::as_str).and_then(arxiv_prefixed) {

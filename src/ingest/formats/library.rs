@@ -6,16 +6,27 @@
 //! re-import of the same library replaces it); its DOI, arXiv id and URL ids
 //! are the ids through which it merges with the same paper from arXiv,
 //! Semantic Scholar or OpenAlex. An entry with no key (RIS without `ID`)
-//! takes its strongest id as its own.
+//! takes its strongest id as its own, else an id derived from its content
+//! ([`derived_key`]).
+//!
+//! **Untitled entries** are accepted in every format, with what they have
+//! (an empty title), as OpenAlex and Semantic Scholar records already were;
+//! export leaves the empty title out, so what it writes imports again.
 
+use std::collections::HashMap;
 use std::io::Read;
 
-use super::{FieldError, MAX_JSON_DOCUMENT, OpenInput, field_err, file_fault};
+use encoding_rs::Encoding;
+
+use super::{FieldError, FormatOptions, MAX_JSON_DOCUMENT, OpenInput, field_err, file_fault};
 use crate::paper::{PaperId, Record};
 
 /// The whole text of a library file `what` (at most [`MAX_JSON_DOCUMENT`]
-/// bytes, UTF-8, a byte-order mark dropped), and its path for locations.
-pub(crate) fn read_whole(mut input: OpenInput, what: &str) -> anyhow::Result<(String, String)> {
+/// bytes) and its path for locations, decoded by [`decode_text`] (the
+/// encoding `opts` forces, else UTF-8, UTF-16 by its byte-order mark, else
+/// the legacy encoding detected); a note in `opts.notes` says which legacy
+/// encoding was used.
+pub(crate) fn read_whole(mut input: OpenInput, what: &str, opts: &FormatOptions) -> anyhow::Result<(String, String)> {
     let path = input.path.display().to_string();
     let mut buf = Vec::new();
     let n = (&mut input.reader)
@@ -27,12 +38,76 @@ pub(crate) fn read_whole(mut input: OpenInput, what: &str) -> anyhow::Result<(St
         "{path} is a {what} file over {} MiB; split it",
         MAX_JSON_DOCUMENT / 1024 / 1024
     );
-    let mut text = String::from_utf8(buf)
-        .map_err(|e| anyhow::anyhow!("{path}: invalid UTF-8 at byte offset {}", e.utf8_error().valid_up_to()))?;
-    if text.starts_with('\u{feff}') {
-        text.drain(..'\u{feff}'.len_utf8());
+    let (text, note) = decode_text(&buf, opts.encoding);
+    if let Some(note) = note {
+        opts.note(format!("{path}: {note}"));
     }
     Ok((path, text))
+}
+
+/// The text of `bytes`: in `forced` when given (a byte-order mark still
+/// wins, as in a browser); else UTF-8 or UTF-16 by their byte-order mark;
+/// else UTF-8 when valid; else the legacy encoding `chardetng` detects
+/// (windows-1252, a superset of latin-1, for European text; GBK, Shift_JIS,
+/// … for East Asian text), with a note saying so. A byte-order mark is
+/// dropped; bytes the encoding cannot map become U+FFFD.
+pub(crate) fn decode_text(bytes: &[u8], forced: Option<&'static Encoding>) -> (String, Option<String>) {
+    if let Some(enc) = forced {
+        return (enc.decode_with_bom_removal(bytes).0.into_owned(), None);
+    }
+    if let Some((enc, bom)) = Encoding::for_bom(bytes) {
+        return (enc.decode_without_bom_handling(&bytes[bom..]).0.into_owned(), None);
+    }
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        return (text.to_string(), None);
+    }
+    let mut detector = chardetng::EncodingDetector::new();
+    detector.feed(bytes, true);
+    let enc = detector.guess(None, true);
+    let (text, _, bad) = enc.decode(bytes);
+    let lossy = if bad { " (some bytes do not map and read as U+FFFD)" } else { "" };
+    let note = format!("not UTF-8: read as {} (detected; --encoding NAME forces one){lossy}", enc.name());
+    (text.into_owned(), Some(note))
+}
+
+/// The citation keys of one file so far: a key that comes back for a
+/// different work is made unique (`key-2`, `key-3`, …) and reported, so
+/// that two works are two papers; the same work again (the same title and
+/// year, folded) keeps its key and is folded into the first, its
+/// conflicts recorded as disagreements.
+#[derive(Default)]
+pub(crate) struct Keys {
+    seen: HashMap<String, (String, String)>,
+}
+
+impl Keys {
+    /// The key to store `key` under, for the entry at `loc` with `title` and `year`.
+    pub fn unique(&mut self, key: &str, title: &str, year: Option<i32>, loc: &str, opts: &FormatOptions) -> String {
+        let sig = format!("{} {year:?}", crate::names::fold_words(title).join(" "));
+        match self.seen.get(key) {
+            None => {
+                self.seen.insert(key.to_string(), (sig, loc.to_string()));
+                key.to_string()
+            }
+            Some((first, _)) if *first == sig => key.to_string(),
+            Some((_, first_loc)) => {
+                let first_loc = first_loc.clone();
+                let mut n = 2;
+                let unique = loop {
+                    let candidate = format!("{key}-{n}");
+                    if !self.seen.contains_key(&candidate) {
+                        break candidate;
+                    }
+                    n += 1;
+                };
+                opts.note(format!(
+                    "{loc}: the key `{key}` is already the key of a different work ({first_loc}); this one is stored as `{unique}`"
+                ));
+                self.seen.insert(unique.clone(), (sig, loc.to_string()));
+                unique
+            }
+        }
+    }
 }
 
 /// One entry as a library format reads it, text already decoded.
@@ -46,9 +121,28 @@ pub(crate) struct LibraryEntry {
     pub authors: Vec<String>,
     /// Where it was published (journal, proceedings), when the entry says.
     pub venue: Option<String>,
+    /// What the user should hear about this entry (a date without a year,
+    /// an undefined @string), without refusing it.
+    pub notes: Vec<String>,
 }
 
 impl LibraryEntry {
+    /// Sets the year of the date `value` of `field`; a date with no year in
+    /// it (`13th Century`, `n.d.`) leaves the entry without one, with a note.
+    pub fn set_year(&mut self, field: &str, value: &str) {
+        match year_in(field, value) {
+            Ok(y) => self.year = y,
+            Err((_, m)) => self.notes.push(format!("field `{field}`: {m}; stored without a year")),
+        }
+    }
+
+    /// Hands the entry's notes, located at `loc`, to `opts`.
+    pub fn tell(&mut self, loc: &str, opts: &FormatOptions) {
+        for n in self.notes.drain(..) {
+            opts.note(format!("{loc}: {n}"));
+        }
+    }
+
     /// Adds `id` unless it is there already.
     pub fn add_id(&mut self, id: PaperId) {
         if !self.ids.contains(&id) {
@@ -101,6 +195,31 @@ impl LibraryEntry {
             venue: self.venue.map(|v| v.trim().to_string()).filter(|v| !v.is_empty()),
         })
     }
+}
+
+/// The id of an entry that names none (an RIS record without `ID`, `DO`
+/// or a recognised `UR`): `ris-` and the first 16 hex digits of the BLAKE3
+/// hash of its title (folded: lowercase, no diacritics, words of letters
+/// and digits), its first author's folded name words and its year, one per
+/// line; of `fallback` (the record's other text) when all three are empty.
+/// The same record gets the same id on every import.
+pub(crate) fn derived_key(
+    prefix: &str,
+    title: &str,
+    first_author: Option<&str>,
+    year: Option<i32>,
+    fallback: &str,
+) -> String {
+    let folded = crate::names::fold_words(title).join(" ");
+    let author = first_author.map(|a| crate::names::name_words(a).join(" ")).unwrap_or_default();
+    let year = year.map(|y| y.to_string()).unwrap_or_default();
+    let basis = if folded.is_empty() && author.is_empty() && year.is_empty() {
+        fallback.to_string()
+    } else {
+        format!("{folded}\n{author}\n{year}")
+    };
+    let hash = blake3::hash(basis.as_bytes()).to_hex();
+    format!("{prefix}-{}", &hash[..16])
 }
 
 /// The year a date holds, written any way (`2021`, `2021-03-04`, `March

@@ -19,18 +19,20 @@ mod paper;
 mod ris;
 mod s2;
 mod s2_bulk;
+mod sniff;
 pub(crate) mod zotero;
+pub(crate) use sniff::sniff;
 
 use std::fmt;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 use anyhow::Context;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 pub(crate) use crate::fields::*;
 
@@ -135,6 +137,25 @@ pub struct FormatOptions {
     /// null` references, `null` batch entries, bulk citations whose cited
     /// paper is null). Not errors: the caller reports the total.
     pub skipped_nulls: Arc<AtomicU64>,
+    /// The text encoding of the reference-library files (BibTeX, RIS,
+    /// CSL-JSON), when the user forces one (`ingest --encoding`); else
+    /// detected ([`library::decode_text`]).
+    pub encoding: Option<&'static encoding_rs::Encoding>,
+    /// What a reader tells the user without refusing anything (a legacy
+    /// encoding detected, a repeated key made unique), `file:line: …`.
+    pub notes: Arc<Mutex<Vec<String>>>,
+}
+
+impl FormatOptions {
+    /// Adds a note for the user.
+    pub(crate) fn note(&self, note: String) {
+        self.notes.lock().unwrap_or_else(|e| e.into_inner()).push(note);
+    }
+
+    /// The notes so far, taken.
+    pub fn take_notes(&self) -> Vec<String> {
+        std::mem::take(&mut *self.notes.lock().unwrap_or_else(|e| e.into_inner()))
+    }
 }
 
 /// Why reading stopped or a record was refused.
@@ -223,9 +244,9 @@ pub fn read(format: InputFormat, input: OpenInput, opts: &FormatOptions) -> anyh
         InputFormat::S2Citations => Ok(s2_bulk::read_citations(input, opts)),
         InputFormat::OpenAlex => openalex::read(input),
         InputFormat::Edges => Ok(edges::read(input)),
-        InputFormat::Bibtex => bibtex::read(input),
-        InputFormat::CslJson => csl_json::read(input),
-        InputFormat::Ris => Ok(ris::read(input)),
+        InputFormat::Bibtex => bibtex::read(input, opts),
+        InputFormat::CslJson => csl_json::read(input, opts),
+        InputFormat::Ris => ris::read(input, opts),
         InputFormat::Pdf => anyhow::bail!("a PDF is not a record file (ingest reads PDFs through ingest::pdf)"),
         InputFormat::Zotero => {
             anyhow::bail!("a Zotero library is not a record file (ingest reads it through ingest::zotero)")
@@ -233,102 +254,22 @@ pub fn read(format: InputFormat, input: OpenInput, opts: &FormatOptions) -> anyh
     }
 }
 
-/// Guesses the format from the first bytes of the (decompressed) input.
-pub(crate) fn sniff(input: &mut OpenInput) -> anyhow::Result<InputFormat> {
-    let path = input.path.display().to_string();
-    let head = input.reader.fill_buf().map_err(|e| file_fault(&input.path, e))?;
-    if head.starts_with(b"%PDF") {
-        return Ok(InputFormat::Pdf);
-    }
-    // An SQLite file: a Zotero library (ingest::zotero says when it is not one).
-    if head.starts_with(b"SQLite format 3\0") {
-        return Ok(InputFormat::Zotero);
-    }
-    let head = String::from_utf8_lossy(&head[..head.len().min(64 * 1024)]).into_owned();
-    let trimmed = head.trim_start_matches('\u{feff}').trim_start();
-    if trimmed.is_empty() {
-        anyhow::bail!("{path} is empty");
-    }
-    if let Some(f) = sniff_library(trimmed) {
-        return Ok(f);
-    }
-    if trimmed.starts_with('<') {
-        if trimmed.contains("http://www.w3.org/2005/Atom") {
-            return Ok(InputFormat::ArxivAtom);
-        }
-        anyhow::bail!("{path} is XML but not an Atom feed; pass --format");
-    }
-    let first_line = trimmed.lines().next().unwrap_or("");
-    if !first_line.starts_with('{') && !first_line.starts_with('[') && first_line.contains('\t') {
-        return Ok(InputFormat::Edges);
-    }
-    // A JSON Lines file has a whole object on its first line; a document
-    // may not (pretty-printed), so look at the keys that appear early.
-    if let Ok(Value::Object(obj)) = serde_json::from_str::<Value>(first_line) {
-        if let Some(f) = sniff_object(&obj) {
-            return Ok(f);
-        }
-        anyhow::bail!("cannot tell the format of {path} from its first record; pass --format");
-    }
-    if trimmed.starts_with('{') || trimmed.starts_with('[') {
-        let has = |k: &str| trimmed.contains(&format!("\"{k}\""));
-        if has("citedPaper") || has("citingPaper") || has("paperId") {
-            return Ok(InputFormat::S2);
-        }
-        if has("abstract_inverted_index") || has("referenced_works") || trimmed.contains("openalex.org/W") {
-            return Ok(InputFormat::OpenAlex);
+/// Reads `bytes` as `format` to the end, in memory, as ingest would (notes
+/// kept, nothing stored): the records and the bad records it found, or the
+/// fault of the file. For the fuzz targets (`fuzz/fuzz_targets/`), which
+/// drive the readers without an index.
+#[doc(hidden)]
+pub fn read_all(format: InputFormat, bytes: Vec<u8>) -> anyhow::Result<(usize, usize)> {
+    let opts = FormatOptions::default();
+    let (mut good, mut bad) = (0, 0);
+    for item in read(format, memory_input("fuzz.input", bytes), &opts)? {
+        match item {
+            Ok(_) => good += 1,
+            Err(ReadError::Record(_)) => bad += 1,
+            Err(ReadError::File(e)) => return Err(e),
         }
     }
-    anyhow::bail!("cannot tell the format of {path}; pass --format")
-}
-
-/// A reference library: BibTeX (its first line that is not a `%` comment
-/// starts with `@`), RIS (it starts with a `TY  - ` line) or CSL-JSON (a
-/// JSON array or object with CSL's own keys near the start).
-fn sniff_library(head: &str) -> Option<InputFormat> {
-    let first = head.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with('%'))?;
-    if first.starts_with('@') && first[1..].trim_start().starts_with(|c: char| c.is_ascii_alphabetic()) {
-        return Some(InputFormat::Bibtex);
-    }
-    if first.starts_with("TY  -") {
-        return Some(InputFormat::Ris);
-    }
-    let csl_keys = ["\"citation-key\"", "\"issued\"", "\"container-title\"", "\"date-parts\""];
-    if (head.starts_with('[') || head.starts_with('{')) && csl_keys.iter().any(|k| head.contains(k)) {
-        return Some(InputFormat::CslJson);
-    }
-    None
-}
-
-/// The format whose records have these keys.
-fn sniff_object(obj: &Map<String, Value>) -> Option<InputFormat> {
-    let has = |k: &str| obj.contains_key(k);
-    if has("citingcorpusid") || has("citedcorpusid") {
-        Some(InputFormat::S2Citations)
-    } else if has("corpusid") && (has("externalids") || has("title")) {
-        Some(InputFormat::S2Papers)
-    } else if has("corpusid") && has("abstract") {
-        Some(InputFormat::S2Abstracts)
-    } else if has("_id") {
-        Some(InputFormat::Beir)
-    } else if has("authors_parsed") || (has("versions") && has("update_date")) {
-        Some(InputFormat::ArxivOai)
-    } else if has("abstract_inverted_index")
-        || has("referenced_works")
-        || has("display_name")
-        || obj.get("id").and_then(Value::as_str).is_some_and(|s| s.contains("openalex.org/"))
-    {
-        Some(InputFormat::OpenAlex)
-    } else if has("results") && (has("meta") || obj.get("results").is_some_and(Value::is_array)) {
-        // An OpenAlex list page on one line, as the API sends it.
-        Some(InputFormat::OpenAlex)
-    } else if has("paperId") || has("citedPaper") || has("citingPaper") || has("data") {
-        Some(InputFormat::S2)
-    } else if has("id") && has("title") {
-        Some(InputFormat::Paper)
-    } else {
-        None
-    }
+    Ok((good, bad))
 }
 
 /// An I/O failure while reading `path`: a fault of the file itself.

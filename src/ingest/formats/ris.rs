@@ -1,123 +1,87 @@
 //! `ris`: RIS, the tagged reference format of Zotero, Mendeley, EndNote
-//! and most publishers: `TAG  - value` lines, a record from `TY` to `ER`,
-//! streamed line by line.
+//! and most publishers: `TAG  - value` lines, a record from `TY` to `ER`.
+//! The file is read whole (at most [`MAX_JSON_DOCUMENT`] bytes; its encoding
+//! detected or forced, `library::decode_text`).
 //!
-//! Per record: `ID` (the citation key), `TI` or `T1` (required), `AU` /
-//! `A1` (one `Last, First` name each), `PY`, `Y1` or `DA` (the year),
-//! `DO`, `UR` (each URL that names an id), `AN` when it reads `arXiv:ID`,
-//! `AB` or `N2`, the venue (`JO`, else `JF`, `T2`, `JA`); other tags are ignored, and a line without a tag continues
-//! the value before it. A record without `ID` takes its strongest id as its
-//! own. Records are located `file:LINE` at their `TY`.
+//! Per record: `ID` (the citation key), `TI` or `T1` (may be absent: the
+//! paper is untitled), `AU` / `A1` (one `Last, First` name each, in order),
+//! `PY`, `Y1` or `DA` (the year), `DO`, `UR` (each URL that names an id),
+//! `AN` when it reads `arXiv:ID`, `AB` or `N2`, the venue (`JO`, else `JF`,
+//! `T2`, `JA`); other tags are ignored, a repeated tag keeps every value in
+//! order, and a line without a tag continues the value before it. Lines
+//! between records that are not tags (EndNote's `1.`, `Record #1 of 2`,
+//! export headers) are skipped. A record without `ID` takes its strongest id
+//! as its own, else one derived from its title, first author and year
+//! (`library::derived_key`, `ris-…`). Records are located `file:LINE` at
+//! their `TY`.
 
-use std::io::BufRead;
-use std::path::PathBuf;
-
-use super::library::{LibraryEntry, arxiv_prefixed, year_in};
-use super::{
-    FieldError, Items, Line, MAX_LINE, OpenInput, ReadError, field_err, file_fault, read_line_limited, record_error,
-};
+use super::library::{Keys, LibraryEntry, arxiv_prefixed, derived_key, read_whole};
+use super::{FieldError, FormatOptions, Items, Located, OpenInput, ReadError, field_err, record_error};
 use crate::cite::name_parts;
 use crate::paper::Item;
 
-pub fn read(input: OpenInput) -> Items {
-    let mut reader = Reader { path: input.path, reader: input.reader, line: 0, open: None, done: false };
-    Box::new(std::iter::from_fn(move || reader.next()))
-}
-
-/// A record being read: the line of its `TY` and its tags so far.
-struct Open {
-    line: usize,
-    tags: Vec<(String, String)>,
-}
-
-struct Reader {
-    path: PathBuf,
-    reader: Box<dyn BufRead>,
-    line: usize,
-    open: Option<Open>,
-    done: bool,
-}
-
-impl Reader {
-    fn loc(&self, line: usize) -> String {
-        format!("{}:{line}", self.path.display())
-    }
-
-    fn next(&mut self) -> Option<Result<(Item, String), ReadError>> {
-        while !self.done {
-            let line = match read_line_limited(&mut self.reader, MAX_LINE) {
-                Ok(Some(line)) => line,
-                Ok(None) => {
-                    self.done = true;
-                    let open = self.open.take()?;
-                    return Some(Err(record_error(&self.loc(open.line), None, "the record has no `ER` line".into())));
+pub fn read(input: OpenInput, opts: &FormatOptions) -> anyhow::Result<Items> {
+    let (path, text) = read_whole(input, "RIS", opts)?;
+    let loc = |line: usize| format!("{path}:{line}");
+    let mut out: Vec<Result<Located, ReadError>> = Vec::new();
+    let mut open: Option<(usize, Vec<(String, String)>)> = None;
+    let mut keys = Keys::default();
+    let mut records = 0usize;
+    for (n, line) in text.lines().enumerate() {
+        let n = n + 1;
+        let line = line.trim_start_matches('\u{feff}').trim_end();
+        if line.trim().is_empty() {
+            continue;
+        }
+        match tagged(line) {
+            Some(("TY", _)) => {
+                records += 1;
+                if let Some((prev, _)) = open.replace((n, Vec::new())) {
+                    let message = format!("the record has no `ER` line before the `TY` at line {n}");
+                    out.push(Err(record_error(&loc(prev), None, message)));
                 }
-                Err(e) => {
-                    self.done = true;
-                    return Some(Err(ReadError::File(file_fault(&self.path, e))));
-                }
-            };
-            self.line += 1;
-            let loc = self.loc(self.line);
-            let bytes = match line {
-                Line::Text(b) => b,
-                too_long @ Line::TooLong(_) => {
-                    return Some(Err(record_error(&loc, None, too_long.bytes().err().unwrap_or_default())));
-                }
-            };
-            let Ok(text) = String::from_utf8(bytes) else {
-                return Some(Err(record_error(&loc, None, "invalid UTF-8".into())));
-            };
-            let text = text.trim_start_matches('\u{feff}').trim_end();
-            if text.trim().is_empty() {
-                continue;
             }
-            match tagged(text) {
-                Some(("TY", _)) => {
-                    let unclosed = self.open.replace(Open { line: self.line, tags: Vec::new() });
-                    if let Some(prev) = unclosed {
-                        let message = format!("the record has no `ER` line before the `TY` at line {}", self.line);
-                        return Some(Err(record_error(&self.loc(prev.line), None, message)));
+            Some(("ER", _)) => {
+                let Some((start, tags)) = open.take() else {
+                    out.push(Err(record_error(&loc(n), Some("ER".into()), "`ER` with no `TY` before it".into())));
+                    continue;
+                };
+                let at = loc(start);
+                let record = entry(&tags).and_then(|mut e| {
+                    e.tell(&at, opts);
+                    if let Some(key) = e.key.take() {
+                        e.key = Some(keys.unique(&key, &e.title, e.year, &at, opts));
                     }
+                    e.into_record("ris", "ID")
+                });
+                out.push(record.map(|r| (Item::Record(r), at.clone())).map_err(|(f, m)| record_error(&at, f, m)));
+            }
+            Some((tag, value)) => match &mut open {
+                Some((_, tags)) => tags.push((tag.to_string(), value.to_string())),
+                None => out.push(Err(record_error(
+                    &loc(n),
+                    Some(tag.into()),
+                    format!("`{tag}` outside a record (no `TY` before it)"),
+                ))),
+            },
+            // A wrapped value goes on; outside a record, a line that is no
+            // tag is not part of any record (`1.`, `Record #1 of 2`).
+            None => {
+                if let Some((_, value)) = open.as_mut().and_then(|(_, tags)| tags.last_mut()) {
+                    value.push(' ');
+                    value.push_str(line.trim());
                 }
-                Some(("ER", _)) => {
-                    let Some(open) = self.open.take() else {
-                        return Some(Err(record_error(&loc, Some("ER".into()), "`ER` with no `TY` before it".into())));
-                    };
-                    let loc = self.loc(open.line);
-                    let record = entry(&open.tags).and_then(|e| e.into_record("ris", "ID"));
-                    return Some(
-                        record.map(|r| (Item::Record(r), loc.clone())).map_err(|(f, m)| record_error(&loc, f, m)),
-                    );
-                }
-                Some((tag, value)) => match &mut self.open {
-                    Some(open) => open.tags.push((tag.to_string(), value.to_string())),
-                    None => {
-                        return Some(Err(record_error(
-                            &loc,
-                            Some(tag.into()),
-                            format!("`{tag}` outside a record (no `TY` before it)"),
-                        )));
-                    }
-                },
-                None => match self.open.as_mut().and_then(|o| o.tags.last_mut()) {
-                    // A wrapped value goes on.
-                    Some((_, value)) => {
-                        value.push(' ');
-                        value.push_str(text.trim());
-                    }
-                    None => {
-                        return Some(Err(record_error(
-                            &loc,
-                            None,
-                            format!("not an RIS line (`TAG  - value`): {text:?}"),
-                        )));
-                    }
-                },
             }
         }
-        None
     }
+    if let Some((start, _)) = open {
+        out.push(Err(record_error(&loc(start), None, "the record has no `ER` line".into())));
+    }
+    anyhow::ensure!(
+        records > 0 || !out.is_empty() || text.trim().is_empty(),
+        "{path}: no RIS record (`TY  - ` line) in it"
+    );
+    Ok(Box::new(out.into_iter()))
 }
 
 /// `TAG  - value` (two uppercase letters or a letter and a digit; the
@@ -141,12 +105,23 @@ fn entry(tags: &[(String, String)]) -> Result<LibraryEntry, FieldError> {
     };
     let all = |name: &'static str| tags.iter().filter(move |(t, _)| t == name).map(|(_, v)| v.as_str());
     let mut e = LibraryEntry { key: first(&["ID"]).map(|(_, v)| v.to_string()), ..LibraryEntry::default() };
-    e.title = first(&["TI", "T1"]).map(|(_, v)| v.to_string()).ok_or_else(|| field_err("TI", "is required"))?;
+    e.title = first(&["TI", "T1"]).map(|(_, v)| v.to_string()).unwrap_or_default();
     e.abstract_ = first(&["AB", "N2"]).map(|(_, v)| v.to_string()).unwrap_or_default();
     e.venue = first(&["JO", "JF", "T2", "JA"]).map(|(_, v)| v.to_string());
-    e.authors = all("AU").chain(all("A1")).map(name_parts::from_written).filter(|n| !n.is_empty()).collect();
+    let mut et_al = false;
+    for a in all("AU").chain(all("A1")) {
+        let (a, written) = crate::names::strip_et_al(a);
+        et_al |= written;
+        let name = name_parts::from_written(a);
+        if !name.is_empty() {
+            e.authors.push(name);
+        }
+    }
+    if et_al {
+        e.authors.push(crate::names::ET_AL.to_string());
+    }
     if let Some((tag, value)) = first(&["PY", "Y1", "DA"]) {
-        e.year = year_in(tag, value)?;
+        e.set_year(tag, value);
     }
     for doi in all("DO") {
         e.add_doi("DO", doi)?;
@@ -158,6 +133,13 @@ fn entry(tags: &[(String, String)]) -> Result<LibraryEntry, FieldError> {
         if let Some(id) = arxiv_prefixed(an) {
             e.add_id(id);
         }
+    }
+    if e.key.is_none() && e.ids.is_empty() {
+        if tags.iter().all(|(t, v)| t == "TY" || v.is_empty()) {
+            return Err(field_err("TI", "the record is empty (no title, author, year or id)"));
+        }
+        let rest: Vec<String> = tags.iter().map(|(t, v)| format!("{t}  - {v}")).collect();
+        e.key = Some(derived_key("ris", &e.title, e.authors.first().map(String::as_str), e.year, &rest.join("\n")));
     }
     Ok(e)
 }

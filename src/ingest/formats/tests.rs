@@ -216,3 +216,45 @@ fn library_formats_read_the_venue_from_their_fields_in_order() {
         assert_eq!(r.venue.as_deref(), venue, "{text}");
     }
 }
+
+/// The library readers on proptest's random and mutated files: never a
+/// panic (the fuzz targets `bibtex_reader`, `ris_reader`, `csl_json_reader`
+/// run the same function for longer).
+mod library_readers_arbitrary {
+    use super::super::{InputFormat, read_all};
+    use proptest::prelude::*;
+
+    const BIB: &str = "@string{j = \"J\"}\n% c @x\n@article{k, title = {T\\textendash{}$\\mu$ -- ``q''}, author = {A, B and others}, journal = j # {x}, crossref = {p}, xdata = {p}}\n@proceedings{p, title = {P}, year = 2020}\n";
+    const RIS: &str = "1.\nTY  - JOUR\nAU  - Last, First\nTI  - Title\n  wrapped\nPY  - 2020\nER  - \n";
+    const CSL: &str = "[{\"id\": \"a\", \"type\": \"book\", \"title\": \"T\", \"issued\": {\"literal\": \"x\"}, \"author\": [{\"literal\": \"et al.\"}]}]";
+
+    fn mutated(seed: &'static str) -> impl Strategy<Value = Vec<u8>> {
+        (proptest::collection::vec((any::<u16>(), any::<u8>(), 0u8..3), 0..12)).prop_map(move |edits| {
+            let mut b = seed.as_bytes().to_vec();
+            for (at, byte, op) in edits {
+                let i = usize::from(at) % (b.len() + 1);
+                match op {
+                    0 => b.insert(i, byte),
+                    1 if i < b.len() => {
+                        b.remove(i);
+                    }
+                    _ if i < b.len() => b[i] = byte,
+                    _ => {}
+                }
+            }
+            b
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 1500, ..ProptestConfig::default() })]
+        #[test]
+        fn mutated_library_files_never_panic(bib in mutated(BIB), ris in mutated(RIS), csl in mutated(CSL), raw in proptest::collection::vec(any::<u8>(), 0..256)) {
+            for format in [InputFormat::Bibtex, InputFormat::Ris, InputFormat::CslJson] {
+                for bytes in [&bib, &ris, &csl, &raw] {
+                    let _ = read_all(format, bytes.clone());
+                }
+            }
+        }
+    }
+}
