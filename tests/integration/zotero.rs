@@ -4,7 +4,7 @@
 //! binary, and the copy is checked unchanged after the ingest): what came
 //! in, compared with the library's `counts.json` and with counts the test
 //! makes itself with SQL on the copy (for the figures `counts.json` gives
-//! trash included). `ZOTERO_TABLE=path` writes the table of docs/ZOTERO.md.
+//! trash included). `ZOTERO_TABLE=path` writes the table of docs/LIBRARIES.md#zotero-libraries.
 
 use std::path::{Path, PathBuf};
 
