@@ -236,12 +236,12 @@ fn bad_arguments_exit_2_naming_the_value() {
     let ids = dir.path().join("ids.txt");
     std::fs::write(&ids, "doi:10.1/a\nnot-an-id\n").unwrap();
     let bib = dir.path().join("refs.bib");
-    std::fs::write(&bib, "@article{x,\n  doi = {10.1/a}\n}\n").unwrap();
+    std::fs::write(&bib, "@article{x,\n  doi = {10.1/a,\n}\n").unwrap();
     let cases: [(&[&str], &str); 6] = [
         (&["nonsense"], "`nonsense` is not an id"),
         (&["--ids-from", ids.to_str().unwrap()], "ids.txt:2: `not-an-id` is not an id"),
         // Read by the BibTeX reader, which locates a bad entry by line and field.
-        (&["--ids-from", bib.to_str().unwrap()], "refs.bib:1: field `title`"),
+        (&["--ids-from", bib.to_str().unwrap()], "refs.bib:1: field `doi`: the entry is not closed"),
         (&[], "nothing to fetch"),
         (&["--openalex", "q", "--expand", "references", "--depth", "3"], "--depth"),
         (&["--openalex", "q", "--arxiv-base", "ftp://mirror"], "--arxiv-base: `ftp://mirror` is not an http"),
