@@ -6,6 +6,9 @@
 use super::body::{heading_level, heading_name};
 use super::layout::{Line, Side};
 use super::text::append_line;
+use words::{NOT_NAME, PARTICLES};
+
+mod words;
 
 /// What the front matter gave, and where the body starts (an index into the lines).
 #[derive(Debug, Default)]
@@ -94,111 +97,6 @@ fn after_abstract(s: &str) -> bool {
     .iter()
     .any(|p| l.starts_with(p))
 }
-
-const NOT_NAME: &[&str] = &[
-    "university",
-    "universit",
-    "institute",
-    "institut",
-    "department",
-    "dept",
-    "laboratory",
-    "lab",
-    "labs",
-    "school",
-    "college",
-    "faculty",
-    "center",
-    "centre",
-    "inc",
-    "corp",
-    "corporation",
-    "research",
-    "hospital",
-    "academy",
-    "foundation",
-    "street",
-    "road",
-    "avenue",
-    "member",
-    "ieee",
-    "fellow",
-    "senior",
-    "student",
-    "anonymous",
-    "submission",
-    "authors",
-    "author",
-    "email",
-    "e-mail",
-    "abstract",
-    "group",
-    "division",
-    "program",
-    "sciences",
-    "science",
-    "engineering",
-    "technology",
-    "national",
-    "ltd",
-    "gmbh",
-    "company",
-    "usa",
-    "china",
-    "germany",
-    "france",
-    "japan",
-    "canada",
-    "italy",
-    "spain",
-    "uk",
-    "india",
-    "korea",
-    "australia",
-    "netherlands",
-    "switzerland",
-    "sweden",
-    "israel",
-    "brazil",
-    "russia",
-    "poland",
-    "the",
-    "of",
-    "for",
-    "in",
-    "on",
-    "with",
-    "to",
-    "we",
-    "is",
-    "are",
-    "this",
-    "paper",
-    "present",
-    "corresponding",
-    "equal",
-    "contribution",
-    "contributed",
-    "work",
-    "done",
-    "during",
-    "internship",
-    "at",
-    "via",
-    "using",
-    "analysis",
-    "model",
-    "models",
-    "data",
-    "review",
-    "under",
-    "study",
-];
-
-const PARTICLES: &[&str] = &[
-    "van", "de", "von", "der", "den", "da", "di", "la", "le", "du", "dos", "del", "della", "y", "bin", "al", "ter",
-    "zu",
-];
 
 /// One candidate name cleaned of marks, or nothing if it does not look like a name.
 fn as_name(raw: &str) -> Option<String> {
@@ -627,45 +525,4 @@ fn institution_line(s: &str) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn institution_lines() {
-        assert!(institution_line("†Center for Spoken Language Understanding, Oregon Health & Science University"));
-        assert!(institution_line("Technologies LLC, Ann Arbor, MI, United States of America"));
-        assert!(!institution_line("Maider Lehr†, Izhak Shafran†, Emily Prud’hommeaux◦ and Brian Roark†"));
-        assert!(!institution_line("Labrador Smith and Centerwall Jones"), "whole words only");
-    }
-
-    #[test]
-    fn front_matter_blocks_are_not_abstracts() {
-        for t in [
-            "Department of Psychology, Royal College of Surgeons in Ireland, Dublin 2",
-            "Correspondence should be addressed to H. Burke, hb@rcsi.ie",
-            "Received 9 November 2010; Accepted 25 December 2010",
-        ] {
-            assert!(front_matter_block(t), "{t}");
-        }
-        // Prose that mentions what front matter says is prose.
-        let prose = "Patients who received treatment were accepted into the trial when the department agreed.";
-        assert!(!front_matter_block(prose));
-        assert!(licence("Copyright © 2010 N. Tully et al. This is an open access article"));
-        assert!(!licence("Objectives. Patient experiences of structured programmes"));
-    }
-
-    #[test]
-    fn names() {
-        assert_eq!(as_name(" Jane van der Berg1,*"), Some("Jane van der Berg".into()));
-        assert_eq!(as_name("Department of Physics"), None);
-        assert_eq!(as_name("JOHN SMITH"), Some("John Smith".into()));
-        assert_eq!(as_name("Member, IEEE"), None);
-    }
-
-    #[test]
-    fn labels() {
-        assert_eq!(abstract_label("Abstract—Demand response"), Some("Demand response"));
-        assert_eq!(abstract_label("A B S T R A C T"), Some(""));
-        assert_eq!(abstract_label("Abstraction layers"), None);
-    }
-}
+mod tests;

@@ -1,0 +1,60 @@
+//! Unit tests of `extract::body`.
+use super::*;
+
+fn line(text: &str, x0: f32, x1: f32, y: f32, size: f32) -> Line {
+    Line {
+        page: 3,
+        x0,
+        x1,
+        y,
+        size,
+        text: text.into(),
+        raised: Vec::new(),
+        wide: Vec::new(),
+        side: crate::fulltext::extract::layout::Side::Right,
+    }
+}
+
+#[test]
+fn a_heading_that_filled_its_column_goes_on_below() {
+    let h = line("2. Accomplishing Common Observational", 317.0, 530.0, 487.3, 9.96);
+    let next = [
+        line("Health Research Tasks within Julia", 336.0, 513.0, 475.4, 9.96),
+        line("Researchers who use the OMOP CDM tend to rely on a set of tools", 317.0, 553.0, 463.5, 9.96),
+    ];
+    assert_eq!(wrapped_heading(&h, &next, 553.0), 1);
+    // A short heading does not take the line below; nor does one ending a sentence.
+    assert_eq!(wrapped_heading(&line("2. Methods", 317.0, 370.0, 487.3, 9.96), &next, 553.0), 0);
+    assert_eq!(
+        wrapped_heading(&line("2. Accomplishing Common Observational.", 317.0, 530.0, 487.3, 9.96), &next, 553.0),
+        0
+    );
+}
+
+#[test]
+fn unnumbered_headings_in_a_smaller_size_are_subsections() {
+    let sec = |h: &str| Section { heading: h.into(), level: 1, paragraphs: Vec::new() };
+    let mut sections =
+        vec![sec("The Dataset"), sec("Sequential Analysis"), sec("Diagnosing Data"), sec("Acknowledgments")];
+    levels_by_size(&mut sections, &[(17.2, false), (14.3, false), (17.2, false), (12.0, false)]);
+    let levels: Vec<u8> = sections.iter().map(|s| s.level).collect();
+    assert_eq!(levels, [1, 2, 1, 1], "the named heading keeps its level");
+    // One heading of the larger size alone is not a pattern.
+    let mut sections = vec![sec("Big"), sec("Small one"), sec("Small two")];
+    levels_by_size(&mut sections, &[(17.2, false), (14.3, false), (14.3, false)]);
+    assert!(sections.iter().all(|s| s.level == 1));
+}
+
+#[test]
+fn what_closes_a_reference_list() {
+    for t in ["LIST OF FIGURES", "List of Tables", "Appendix A: Derivations", "APPENDICES", "Supplementary Material"] {
+        assert!(ends_references(t), "{t}");
+    }
+    for t in [
+        "Appendix A of Smith et al. (2019) shows that the derivation in the main text holds in general",
+        "Figures 1-3",
+        "Tables of Integrals, Series, and Products. Academic Press.",
+    ] {
+        assert!(!ends_references(t), "{t}");
+    }
+}

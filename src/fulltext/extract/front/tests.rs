@@ -1,0 +1,41 @@
+//! Unit tests of `extract::front`.
+use super::*;
+
+#[test]
+fn institution_lines() {
+    assert!(institution_line("†Center for Spoken Language Understanding, Oregon Health & Science University"));
+    assert!(institution_line("Technologies LLC, Ann Arbor, MI, United States of America"));
+    assert!(!institution_line("Maider Lehr†, Izhak Shafran†, Emily Prud’hommeaux◦ and Brian Roark†"));
+    assert!(!institution_line("Labrador Smith and Centerwall Jones"), "whole words only");
+}
+
+#[test]
+fn front_matter_blocks_are_not_abstracts() {
+    for t in [
+        "Department of Psychology, Royal College of Surgeons in Ireland, Dublin 2",
+        "Correspondence should be addressed to H. Burke, hb@rcsi.ie",
+        "Received 9 November 2010; Accepted 25 December 2010",
+    ] {
+        assert!(front_matter_block(t), "{t}");
+    }
+    // Prose that mentions what front matter says is prose.
+    let prose = "Patients who received treatment were accepted into the trial when the department agreed.";
+    assert!(!front_matter_block(prose));
+    assert!(licence("Copyright © 2010 N. Tully et al. This is an open access article"));
+    assert!(!licence("Objectives. Patient experiences of structured programmes"));
+}
+
+#[test]
+fn names() {
+    assert_eq!(as_name(" Jane van der Berg1,*"), Some("Jane van der Berg".into()));
+    assert_eq!(as_name("Department of Physics"), None);
+    assert_eq!(as_name("JOHN SMITH"), Some("John Smith".into()));
+    assert_eq!(as_name("Member, IEEE"), None);
+}
+
+#[test]
+fn labels() {
+    assert_eq!(abstract_label("Abstract—Demand response"), Some("Demand response"));
+    assert_eq!(abstract_label("A B S T R A C T"), Some(""));
+    assert_eq!(abstract_label("Abstraction layers"), None);
+}
