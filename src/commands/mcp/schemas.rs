@@ -8,7 +8,7 @@ use std::sync::Arc;
 use serde_json::{Map, Value, json};
 
 /// A JSON Schema object as rmcp takes it.
-fn object(v: Value) -> Arc<Map<String, Value>> {
+pub(super) fn object(v: Value) -> Arc<Map<String, Value>> {
     match v {
         Value::Object(m) => Arc::new(m),
         _ => unreachable!("a schema literal is an object"),

@@ -14,6 +14,7 @@ use serde_json::{Map, Value, json};
 use std::sync::Arc;
 
 use super::page::text;
+use super::schemas::object;
 use super::{Litindex, lenient, one_line, structured};
 use crate::commands::watch::{Checked, look, record, remove, save};
 use litindex::search::Mode;
@@ -162,13 +163,6 @@ impl Litindex {
         text("name", &p.name)?;
         remove(self.db_path(), &p.name).map_err(one_line)?;
         Ok(structured(json!({ "message": format!("removed saved search `{}`", p.name), "flags": [] })))
-    }
-}
-
-fn object(v: Value) -> Arc<Map<String, Value>> {
-    match v {
-        Value::Object(m) => Arc::new(m),
-        _ => unreachable!("a schema literal is an object"),
     }
 }
 

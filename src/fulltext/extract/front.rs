@@ -6,7 +6,7 @@
 use super::body::{heading_level, heading_name};
 use super::layout::{Line, Side};
 use super::text::append_line;
-use words::{NOT_NAME, PARTICLES};
+use words::{INSTITUTION, NOT_NAME, PARTICLES};
 
 mod words;
 
@@ -496,32 +496,7 @@ fn author_lines(lines: &[Line]) -> Vec<String> {
 
 /// A line naming an institution (which a line of author names does not).
 fn institution_line(s: &str) -> bool {
-    const WORDS: &[&str] = &[
-        "university",
-        "universit",
-        "universität",
-        "université",
-        "universidad",
-        "institute",
-        "institut",
-        "department",
-        "dept",
-        "laboratory",
-        "lab",
-        "center",
-        "centre",
-        "school",
-        "college",
-        "faculty",
-        "hospital",
-        "inc",
-        "llc",
-        "ltd",
-        "gmbh",
-        "corporation",
-        "division",
-    ];
-    s.split(|c: char| !c.is_alphabetic()).any(|w| WORDS.contains(&w.to_lowercase().as_str()))
+    s.split(|c: char| !c.is_alphabetic()).any(|w| INSTITUTION.contains(&w.to_lowercase().as_str()))
 }
 
 #[cfg(test)]

@@ -106,3 +106,30 @@ pub(super) const PARTICLES: &[&str] = &[
     "van", "de", "von", "der", "den", "da", "di", "la", "le", "du", "dos", "del", "della", "y", "bin", "al", "ter",
     "zu",
 ];
+
+/// The words of an institution line (a line of author names holds none).
+pub(super) const INSTITUTION: &[&str] = &[
+    "university",
+    "universit",
+    "universität",
+    "université",
+    "universidad",
+    "institute",
+    "institut",
+    "department",
+    "dept",
+    "laboratory",
+    "lab",
+    "center",
+    "centre",
+    "school",
+    "college",
+    "faculty",
+    "hospital",
+    "inc",
+    "llc",
+    "ltd",
+    "gmbh",
+    "corporation",
+    "division",
+];
