@@ -22,12 +22,12 @@ mkdir -p "$out"
 out=$(realpath "$out")
 seed=11
 
-load() { echo "load $(cut -d' ' -f1-3 /proc/loadavg) ($1)" | tee -a "$out/load.txt"; }
+load() { echo "load $(cut -d' ' -f1-3 /proc/loadavg) ($1)" | tee -a "$out/load.txt" >&2; }
 timed() { # NAME CMD...: runs CMD, its wall, user, sys and peak RSS into OUT_DIR/NAME.time
   local name=$1; shift
   load "before $name"
   /usr/bin/time -f "%e s wall, %U s user, %S s sys, %M KB peak RSS" -o "$out/$name.time" "$@"
-  cat "$out/$name.time"
+  cat "$out/$name.time" >&2
   load "after $name"
 }
 
