@@ -77,6 +77,9 @@ impl Choice for Direction {
 /// A node of the graph: the integer a store (or a [`MemoryGraph`]) gives an id.
 pub type Node = i64;
 
+/// A map by node (a fixed, fast hash: nodes are a store's integers, not user input).
+pub(crate) type NodeMap<V> = HashMap<Node, V, foldhash::fast::FixedState>;
+
 /// Who is linked to whom, by integer node. An id maps to its node once at
 /// the start of a walk and back once at the end ([`bfs`]); the walk itself
 /// runs over integers.
@@ -100,10 +103,10 @@ pub(crate) fn bfs_nodes(
     seeds: &[Node],
     hops: u32,
     direction: Direction,
-) -> anyhow::Result<HashMap<Node, u32>> {
+) -> anyhow::Result<NodeMap<u32>> {
     // Level by level: every node of the frontier is at distance `d`, so a
     // node first seen from it is at `d + 1`, its minimum.
-    let mut dist: HashMap<Node, u32> = HashMap::new();
+    let mut dist: NodeMap<u32> = NodeMap::default();
     let mut frontier: Vec<Node> = Vec::new();
     for &s in seeds {
         if dist.insert(s, 0).is_none() {
@@ -151,7 +154,7 @@ pub(crate) fn walk_by_id(
     seeds: &[String],
     hops: u32,
     direction: Direction,
-) -> anyhow::Result<(HashMap<Node, u32>, BTreeMap<String, u32>)> {
+) -> anyhow::Result<(NodeMap<u32>, BTreeMap<String, u32>)> {
     let known = adj.nodes_of(seeds)?;
     let mut unknown: BTreeMap<String, u32> = seeds.iter().map(|s| (s.clone(), 0)).collect();
     for (id, _) in &known {

@@ -351,7 +351,7 @@ impl<'a> Retriever for Remote<'a> {
     }
 
     fn walk(&mut self, seeds: &[String], hops: u32, direction: Direction) -> anyhow::Result<Walk<Node>> {
-        Ok((bfs(&self.graph, seeds, hops, direction)?, Papers::new()))
+        Ok((bfs(&self.graph, seeds, hops, direction)?, Papers::default()))
     }
 
     fn papers(&mut self, ids: &[&String]) -> anyhow::Result<Papers<Node>> {
@@ -360,7 +360,7 @@ impl<'a> Retriever for Remote<'a> {
         wanted.dedup();
         let scored = self.backend.scores_of(&self.terms, &wanted, self.exact.as_ref())?;
         let found: Vec<String> = scored.keys().cloned().collect();
-        let mut out = Papers::new();
+        let mut out = Papers::default();
         for (id, doc) in self.graph.nodes_of(&found)? {
             let s = scored[&id];
             out.insert(id, (doc, s.year));

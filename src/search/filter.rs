@@ -346,7 +346,7 @@ impl<'s> Gate<'s> {
     /// years and id prefixes only is then decided without reading.
     pub fn retain_merged(
         &mut self,
-        merged: &mut std::collections::BTreeMap<String, (i64, Option<u32>)>,
+        merged: &mut crate::search::retriever::Merged<i64>,
         year_of: impl Fn(&str) -> Option<Option<i32>>,
     ) -> anyhow::Result<()> {
         let Some(rule) = &self.rule else { return Ok(()) };

@@ -4,17 +4,16 @@
 //! compared exactly); only the details and snippets differ. And a page past
 //! the first is the same hits as the tail of one longer search.
 
-use std::collections::BTreeMap;
 use std::time::Instant;
 
 use super::feedback::{FeedbackPart, Prepared};
 use super::rank::{parsed, rank};
-use super::retriever::{Details, FirstList, Local, PaperScores, Papers, Retriever, Walk};
+use super::retriever::{Details, FirstList, Local, Merged, PaperScores, Papers, Retriever, Walk};
 use super::{HitParts, RetrievalResult, SearchParams, SearchRequest};
 use crate::evidence::EvidenceQuery;
 use crate::graph::Direction;
 use crate::ingest::{IngestOptions, Input, build};
-use crate::store::{Store, StoreAdjacency};
+use crate::store::{SearchGraph, Store};
 
 /// What the ranker asked of the retriever beyond the ranking itself.
 #[derive(Debug, Default, PartialEq)]
@@ -36,7 +35,7 @@ struct Counting<'a> {
 
 impl<'a> Retriever for Counting<'a> {
     type Doc = i64;
-    type Graph = StoreAdjacency<'a>;
+    type Graph = SearchGraph<'a>;
 
     fn first_stage(&mut self, depth: usize) -> anyhow::Result<FirstList<i64>> {
         self.inner.first_stage(depth)
@@ -49,7 +48,7 @@ impl<'a> Retriever for Counting<'a> {
     }
     fn retain(
         &mut self,
-        merged: &mut BTreeMap<String, (i64, Option<u32>)>,
+        merged: &mut Merged<i64>,
         year_of: &dyn Fn(&str) -> Option<Option<i32>>,
     ) -> anyhow::Result<()> {
         self.inner.retain(merged, year_of)
@@ -57,7 +56,7 @@ impl<'a> Retriever for Counting<'a> {
     fn scores(&mut self, docs: &[i64]) -> anyhow::Result<Vec<PaperScores>> {
         self.inner.scores(docs)
     }
-    fn graph(&self) -> &StoreAdjacency<'a> {
+    fn graph(&self) -> &SearchGraph<'a> {
         self.inner.graph()
     }
     fn years(&self) -> (Option<i32>, Option<i32>) {

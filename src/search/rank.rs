@@ -28,7 +28,7 @@ use serde::Serialize;
 use super::feedback::{FeedbackPart, gated, own_evidence, query_reach};
 use super::query::ParsedQuery;
 use super::request::{GraphScore, Mode, SearchRequest, Weights};
-use super::retriever::{Details, Local, PaperScores, Retriever};
+use super::retriever::{Details, Local, Merged, PaperScores, Retriever};
 use super::score::{ScoreParts, final_score, graph_score, normalised, recency_score, seed_evidence};
 use crate::embed::SemanticIndex;
 use crate::evidence::{self, Evidence, EvidenceParams, EvidenceQuery};
@@ -177,7 +177,8 @@ pub(crate) fn rank<R: Retriever>(
         reached.keys().chain(pool.iter().map(|s| &s.id)).filter(|id| !papers.contains_key(*id)).collect();
     let more = r.papers(&rest)?;
     papers.extend(more);
-    let mut merged: BTreeMap<String, (R::Doc, Option<u32>)> = BTreeMap::new();
+    // (By hash: the order is the sort's below, by score then id.)
+    let mut merged: Merged<R::Doc> = Merged::default();
     for (id, distance) in reached {
         if let Some(&(doc, _)) = papers.get(&id) {
             merged.insert(id, (doc, Some(distance)));

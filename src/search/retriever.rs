@@ -23,7 +23,7 @@ use crate::candidate::DocScores;
 use crate::embed::SemanticIndex;
 use crate::evidence::EvidenceQuery;
 use crate::graph::{Adjacency, Direction};
-use crate::store::{Store, StoreAdjacency};
+use crate::store::{SearchGraph, Store};
 
 /// A paper of a first-stage list: its id, the retriever's handle on it and its first-stage score.
 #[derive(Debug, Clone, PartialEq)]
@@ -41,7 +41,11 @@ pub struct FirstList<D> {
 }
 
 /// The papers the ranker knows by id: the retriever's handle and the year of each.
-pub type Papers<D> = HashMap<String, (D, Option<i32>)>;
+pub type Papers<D> = HashMap<String, (D, Option<i32>), foldhash::fast::FixedState>;
+
+/// The merged set: each paper's handle and walk distance (`None`: not
+/// reached, from the first stage's pool), by id.
+pub type Merged<D> = HashMap<String, (D, Option<u32>), foldhash::fast::FixedState>;
 
 /// A walk's answer: every reached id with its distance, and the papers
 /// among them whose handles and years came with it.
@@ -95,7 +99,7 @@ pub trait Retriever {
     /// gives a merged paper's year); all of them by default.
     fn retain(
         &mut self,
-        _merged: &mut BTreeMap<String, (Self::Doc, Option<u32>)>,
+        _merged: &mut Merged<Self::Doc>,
         _year_of: &dyn Fn(&str) -> Option<Option<i32>>,
     ) -> anyhow::Result<()> {
         Ok(())
@@ -135,7 +139,8 @@ pub struct Local<'a> {
     store: &'a Store,
     request: &'a SearchRequest,
     semantic: Option<&'a SemanticIndex>,
-    graph: StoreAdjacency<'a>,
+    /// The graph of this search's walks, kept as they read it.
+    graph: SearchGraph<'a>,
     years: (Option<i32>, Option<i32>),
     terms: Vec<(String, u32)>,
     /// Every matching paper's own BM25, when the search needs them all.
@@ -210,7 +215,7 @@ impl<'a> Local<'a> {
             store,
             request,
             semantic,
-            graph: StoreAdjacency(store),
+            graph: SearchGraph::new(store),
             years: (meta.min_year, meta.max_year),
             terms,
             own_all,
@@ -267,7 +272,7 @@ impl<'a> Local<'a> {
 
 impl<'a> Retriever for Local<'a> {
     type Doc = i64;
-    type Graph = StoreAdjacency<'a>;
+    type Graph = SearchGraph<'a>;
 
     fn first_stage(&mut self, depth: usize) -> anyhow::Result<FirstList<i64>> {
         let lexical = Local::lexical(self.store, &self.terms, &self.own_all, &self.expanded);
@@ -279,21 +284,21 @@ impl<'a> Retriever for Local<'a> {
     }
 
     fn walk(&mut self, seeds: &[String], hops: u32, direction: Direction) -> anyhow::Result<Walk<i64>> {
-        self.store.walk_papers(seeds, hops, direction)
+        self.graph.walk_papers(seeds, hops, direction)
     }
 
     /// The first stage's papers from its list (read with their ids), the rest by one statement.
     fn papers(&mut self, ids: &[&String]) -> anyhow::Result<Papers<i64>> {
         let known = &self.first()?.papers;
         let rest: Vec<&String> = ids.iter().copied().filter(|id| !known.contains_key(*id)).collect();
-        let mut papers = if rest.is_empty() { Papers::new() } else { self.store.docs_and_years(rest)? };
+        let mut papers = if rest.is_empty() { Papers::default() } else { self.store.docs_and_years(rest)? };
         papers.extend(ids.iter().filter_map(|id| known.get(*id).map(|&p| ((*id).clone(), p))));
         Ok(papers)
     }
 
     fn retain(
         &mut self,
-        merged: &mut BTreeMap<String, (i64, Option<u32>)>,
+        merged: &mut Merged<i64>,
         year_of: &dyn Fn(&str) -> Option<Option<i32>>,
     ) -> anyhow::Result<()> {
         self.gate.retain_merged(merged, year_of)
@@ -342,7 +347,7 @@ impl<'a> Retriever for Local<'a> {
             .collect())
     }
 
-    fn graph(&self) -> &StoreAdjacency<'a> {
+    fn graph(&self) -> &SearchGraph<'a> {
         &self.graph
     }
 

@@ -25,7 +25,10 @@ use std::collections::HashMap;
 use std::fmt;
 
 use super::request::{Mode, SearchRequest, Weights};
-use crate::graph::{Adjacency, Direction, bfs};
+use crate::graph::{Adjacency, Direction, Node, NodeMap, bfs_nodes};
+
+/// Each merged paper's weighted graph evidence, by id.
+pub(crate) type Evidence = HashMap<String, f64, foldhash::fast::FixedState>;
 
 /// `graph_score` of the `by-hops` mode for a walk distance: 1 / 0.6 / 0.3 / 0.
 pub fn graph_score(distance: Option<u32>) -> f64 {
@@ -72,15 +75,28 @@ pub(crate) fn seed_evidence(
     hops: u32,
     direction: Direction,
     in_merge: impl Fn(&str) -> bool,
-) -> anyhow::Result<HashMap<String, f64>> {
-    let mut evidence: HashMap<String, f64> = HashMap::new();
+) -> anyhow::Result<Evidence> {
+    // Each seed's walk over integers; the sums by node, in seed order; the
+    // ids of the nodes reached, once at the end. A seed the graph does not
+    // know reaches only itself: no evidence.
+    let ids: Vec<String> = seeds.iter().map(|(id, _)| id.clone()).collect();
+    let node_of: HashMap<String, Node> = adj.nodes_of(&ids)?.into_iter().collect();
+    let mut by_node: NodeMap<f64> = NodeMap::default();
     for (id, score) in seeds {
+        let Some(&node) = node_of.get(id) else { continue };
         let strength = norm(*score);
-        for (node, d) in bfs(adj, std::slice::from_ref(id), hops, direction)? {
+        for (n, d) in bfs_nodes(adj, &[node], hops, direction)? {
             // A seed is no evidence for itself: its own score is already in the final score.
-            if d > 0 && in_merge(&node) {
-                *evidence.entry(node).or_default() += strength * graph_score(Some(d));
+            if d > 0 {
+                *by_node.entry(n).or_default() += strength * graph_score(Some(d));
             }
+        }
+    }
+    let reached: Vec<Node> = by_node.keys().copied().collect();
+    let mut evidence = Evidence::default();
+    for (node, id) in adj.ids_of(&reached)? {
+        if in_merge(&id) {
+            evidence.insert(id, by_node[&node]);
         }
     }
     let max = evidence.values().copied().fold(0.0, f64::max);

@@ -11,15 +11,15 @@ use anyhow::Context;
 use rusqlite::params;
 
 use super::Store;
-use crate::graph::{Adjacency, Direction, Node, walk_by_id};
+use crate::graph::{Adjacency, Direction, Node};
 
 /// The `adjacency.dir` range a direction reads.
-fn dirs(direction: Direction) -> (i64, i64) {
+pub(super) fn dirs(direction: Direction) -> (i64, i64) {
     (if direction.follows_references() { 0 } else { 1 }, if direction.follows_citations() { 1 } else { 0 })
 }
 
 /// A reached paper's doc id and year, by id.
-pub(crate) type DocsAndYears = HashMap<String, (i64, Option<i32>)>;
+pub(crate) type DocsAndYears = HashMap<String, (i64, Option<i32>), foldhash::fast::FixedState>;
 
 impl Store {
     /// Ids `id` cites (`References`) or that cite it (`Citations`), sorted.
@@ -79,36 +79,6 @@ impl Store {
             stmt.query_map(params![seeds_json, hops, lo, hi], |r| Ok((r.get::<_, String>(0)?, r.get::<_, u32>(1)?)))?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
-
-    /// [`crate::graph::bfs`] over the stored adjacency, with the doc id and
-    /// year of every reached paper read by integer in the same statement
-    /// that maps the reached nodes back to ids (what ranking needs of them).
-    pub(crate) fn walk_papers(
-        &self,
-        seeds: &[String],
-        hops: u32,
-        direction: Direction,
-    ) -> anyhow::Result<(BTreeMap<String, u32>, DocsAndYears)> {
-        let (dist, mut out) = walk_by_id(&StoreAdjacency(self), seeds, hops, direction)?;
-        let nodes: Vec<Node> = dist.keys().copied().collect();
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT n.node, n.id, p.doc, p.year FROM json_each(?1) AS j
-             JOIN nodes AS n ON n.node = j.value
-             LEFT JOIN papers AS p INDEXED BY idx_papers_doc_meta ON p.doc = n.doc",
-        )?;
-        let mut papers = DocsAndYears::new();
-        let rows = stmt.query_map([serde_json::to_string(&nodes)?], |r| {
-            Ok((r.get::<_, Node>(0)?, r.get::<_, String>(1)?, r.get::<_, Option<i64>>(2)?, r.get::<_, Option<i32>>(3)?))
-        })?;
-        for row in rows {
-            let (node, id, doc, year) = row?;
-            if let Some(doc) = doc {
-                papers.insert(id.clone(), (doc, year));
-            }
-            out.insert(id, dist[&node]);
-        }
-        Ok((out, papers))
-    }
 }
 
 /// The persisted adjacency, read a frontier at a time: a walk loads only
@@ -121,7 +91,7 @@ impl Adjacency for StoreAdjacency<'_> {
     }
 
     fn ids_of(&self, nodes: &[Node]) -> anyhow::Result<Vec<(Node, String)>> {
-        self.pairs("SELECT n.node, n.id FROM json_each(?1) AS j JOIN nodes AS n ON n.node = j.value", nodes)
+        self.pairs("SELECT n.node, n.id FROM json_each(?1) AS j JOIN nodes AS n ON n.node = j.value", &sorted(nodes))
     }
 
     fn neighbors_of_all(&self, nodes: &[Node], direction: Direction) -> anyhow::Result<Vec<Node>> {
@@ -129,9 +99,18 @@ impl Adjacency for StoreAdjacency<'_> {
         let mut stmt = self.0.conn.prepare_cached(
             "SELECT a.nbr FROM json_each(?1) AS j JOIN adjacency AS a ON a.node = j.value AND a.dir BETWEEN ?2 AND ?3",
         )?;
-        let rows = stmt.query_map(params![serde_json::to_string(nodes)?, lo, hi], |r| r.get::<_, Node>(0))?;
+        let rows = stmt.query_map(params![serde_json::to_string(&sorted(nodes))?, lo, hi], |r| r.get::<_, Node>(0))?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
+}
+
+/// `nodes` in ascending order without repeats: a statement that looks each
+/// of them up then reads the B-tree's pages in order, each page once.
+pub(super) fn sorted(nodes: &[Node]) -> Vec<Node> {
+    let mut v = nodes.to_vec();
+    v.sort_unstable();
+    v.dedup();
+    v
 }
 
 impl StoreAdjacency<'_> {

@@ -101,6 +101,9 @@ fn the_graph_migration_keeps_edges_links_walks_and_every_other_table() {
     // Walks over the migrated file equal the BFS over the old edge list.
     let store = Store::open(&path).unwrap();
     let memory = MemoryGraph::new(OLD_EDGES);
+    // One search's graph kept across every walk below: what it has read
+    // (both directions, any depth) must answer the later walks exactly.
+    let kept = super::SearchGraph::new(&store);
     for seed in ["a", "b", "c", "ghost", "outside", "nowhere"] {
         for direction in [Direction::Both, Direction::References, Direction::Citations] {
             for hops in 0..4 {
@@ -109,10 +112,18 @@ fn the_graph_migration_keeps_edges_links_walks_and_every_other_table() {
                 assert_eq!(store.expand_cte(&seeds, hops, direction).unwrap(), want, "cte {seed} {direction} {hops}");
                 let stored = bfs(&super::StoreAdjacency(&store), &seeds, hops, direction).unwrap();
                 assert_eq!(stored, want, "bfs {seed} {direction} {hops}");
+                let fresh = bfs(&super::SearchGraph::new(&store), &seeds, hops, direction).unwrap();
+                assert_eq!(fresh, want, "a search's graph, new: {seed} {direction} {hops}");
+                assert_eq!(
+                    bfs(&kept, &seeds, hops, direction).unwrap(),
+                    want,
+                    "a search's graph, kept: {seed} {direction} {hops}"
+                );
             }
         }
     }
-    let (reached, papers) = store.walk_papers(&["a".to_string()], 1, Direction::Both).unwrap();
+    let (reached, papers) =
+        super::SearchGraph::new(&store).walk_papers(&["a".to_string()], 1, Direction::Both).unwrap();
     assert_eq!(reached.keys().collect::<Vec<_>>(), ["a", "b", "c", "ghost"]);
     assert_eq!(papers.get("c"), Some(&(3, Some(2023))), "a reached paper's doc and year, by integer");
     assert!(!papers.contains_key("ghost"), "a dangling id is no paper");

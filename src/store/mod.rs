@@ -51,6 +51,7 @@ mod references_tests;
 mod scoring;
 mod screen_reads;
 pub mod screening;
+mod walk;
 pub use screen_reads::Neighbourhood;
 pub use screening::{CandidateRow, DecisionRow, ReviewRow};
 mod summary;
@@ -76,6 +77,7 @@ pub use read::{IndexMeta, PaperRow, Posting};
 pub use references::LinkCounts;
 pub(crate) use references::write_document_links;
 pub use summary::{Counts, Merge};
+pub use walk::SearchGraph;
 pub use watches::Watch;
 
 use std::path::{Path, PathBuf};

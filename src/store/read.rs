@@ -131,11 +131,11 @@ impl Store {
 
     /// The doc id and year of each of `ids` that is an indexed paper, read by
     /// one statement (by id; the papers a walk reaches come with theirs,
-    /// read by integer: [`Store::walk_papers`]).
+    /// read by integer: [`super::SearchGraph::walk_papers`]).
     pub(crate) fn docs_and_years<'a>(
         &self,
         ids: impl IntoIterator<Item = &'a String>,
-    ) -> anyhow::Result<HashMap<String, (i64, Option<i32>)>> {
+    ) -> anyhow::Result<super::graph::DocsAndYears> {
         let ids: Vec<&String> = ids.into_iter().collect();
         let json = serde_json::to_string(&ids)?;
         let mut stmt = self.conn.prepare_cached(

@@ -13,7 +13,7 @@ use litindex::analyzer::Analyzer;
 use litindex::bm25::{Bm25, reference_scores};
 use litindex::graph::{Direction, MemoryGraph, bfs};
 use litindex::search::bm25_scores;
-use litindex::store::StoreAdjacency;
+use litindex::store::{SearchGraph, StoreAdjacency};
 use proptest::prelude::*;
 
 use crate::common::{Paper, build_papers};
@@ -171,6 +171,16 @@ proptest! {
         let stored_bfs = bfs(&StoreAdjacency(&store), &seeds, g.hops, g.direction).unwrap();
         prop_assert_eq!(&cte, &reference);
         prop_assert_eq!(&stored_bfs, &reference);
+        // A search's graph, which keeps what it read: the same walk twice
+        // (the second from what the first kept), and each seed alone after.
+        let kept = SearchGraph::new(&store);
+        for _ in 0..2 {
+            prop_assert_eq!(&bfs(&kept, &seeds, g.hops, g.direction).unwrap(), &reference);
+        }
+        for seed in &seeds {
+            let one = std::slice::from_ref(seed);
+            prop_assert_eq!(bfs(&kept, one, g.hops, g.direction).unwrap(), bfs(&memory, one, g.hops, g.direction).unwrap());
+        }
     }
 }
 

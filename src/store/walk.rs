@@ -1,0 +1,112 @@
+//! The citation graph as one search reads it ([`SearchGraph`]): the stored
+//! adjacency, with every node's neighbours and id kept once read, for the
+//! rest of that search. A search walks its graph more than once: the walk
+//! from all its seeds (`walk_papers`), then, for the weighted graph score,
+//! a walk from each seed alone (`crate::search::score::seed_evidence`) and
+//! the favorites' reach. The later walks go over nodes the first one read:
+//! kept, they cost no statement. Built per search, dropped with it, so a
+//! search never sees another's (or an older snapshot's) edges.
+
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
+
+use rusqlite::params;
+
+use super::Store;
+use super::graph::{DocsAndYears, StoreAdjacency, dirs, sorted};
+use crate::graph::{Adjacency, Direction, Node, NodeMap, walk_by_id};
+
+/// The stored graph with what this search has read of it.
+pub struct SearchGraph<'a> {
+    store: &'a Store,
+    /// The neighbours of each (node, `adjacency.dir`) read so far.
+    edges: RefCell<HashMap<(Node, i64), Vec<Node>, foldhash::fast::FixedState>>,
+    /// The id of each node read so far.
+    ids: RefCell<NodeMap<String>>,
+}
+
+impl<'a> SearchGraph<'a> {
+    pub fn new(store: &'a Store) -> SearchGraph<'a> {
+        SearchGraph { store, edges: RefCell::default(), ids: RefCell::default() }
+    }
+
+    /// [`crate::graph::bfs`] over the stored adjacency, with the doc id and
+    /// year of every reached paper read by integer in the same statement
+    /// that maps the reached nodes back to ids (what ranking needs of them).
+    pub(crate) fn walk_papers(
+        &self,
+        seeds: &[String],
+        hops: u32,
+        direction: Direction,
+    ) -> anyhow::Result<(BTreeMap<String, u32>, DocsAndYears)> {
+        let (dist, mut out) = walk_by_id(self, seeds, hops, direction)?;
+        let nodes: Vec<Node> = sorted(&dist.keys().copied().collect::<Vec<_>>());
+        let mut stmt = self.store.conn.prepare_cached(
+            "SELECT n.node, n.id, p.doc, p.year FROM json_each(?1) AS j
+             JOIN nodes AS n ON n.node = j.value
+             LEFT JOIN papers AS p INDEXED BY idx_papers_doc_meta ON p.doc = n.doc",
+        )?;
+        let mut papers = DocsAndYears::default();
+        let rows = stmt.query_map([serde_json::to_string(&nodes)?], |r| {
+            Ok((r.get::<_, Node>(0)?, r.get::<_, String>(1)?, r.get::<_, Option<i64>>(2)?, r.get::<_, Option<i32>>(3)?))
+        })?;
+        let mut ids = self.ids.borrow_mut();
+        for row in rows {
+            let (node, id, doc, year) = row?;
+            if let Some(doc) = doc {
+                papers.insert(id.clone(), (doc, year));
+            }
+            ids.insert(node, id.clone());
+            out.insert(id, dist[&node]);
+        }
+        Ok((out, papers))
+    }
+}
+
+impl Adjacency for SearchGraph<'_> {
+    fn nodes_of(&self, ids: &[String]) -> anyhow::Result<Vec<(String, Node)>> {
+        StoreAdjacency(self.store).nodes_of(ids)
+    }
+
+    fn ids_of(&self, nodes: &[Node]) -> anyhow::Result<Vec<(Node, String)>> {
+        let mut known = self.ids.borrow_mut();
+        let rest: Vec<Node> = nodes.iter().copied().filter(|n| !known.contains_key(n)).collect();
+        if !rest.is_empty() {
+            known.extend(StoreAdjacency(self.store).ids_of(&rest)?);
+        }
+        Ok(nodes.iter().filter_map(|n| known.get(n).map(|id| (*n, id.clone()))).collect())
+    }
+
+    fn neighbors_of_all(&self, nodes: &[Node], direction: Direction) -> anyhow::Result<Vec<Node>> {
+        let (lo, hi) = dirs(direction);
+        let mut edges = self.edges.borrow_mut();
+        let missing: Vec<Node> =
+            nodes.iter().copied().filter(|&n| (lo..=hi).any(|dir| !edges.contains_key(&(n, dir)))).collect();
+        if !missing.is_empty() {
+            let missing = sorted(&missing);
+            for &n in &missing {
+                for dir in lo..=hi {
+                    edges.entry((n, dir)).or_default().clear();
+                }
+            }
+            let mut stmt = self.store.conn.prepare_cached(
+                "SELECT a.node, a.dir, a.nbr FROM json_each(?1) AS j
+                 JOIN adjacency AS a ON a.node = j.value AND a.dir BETWEEN ?2 AND ?3",
+            )?;
+            let rows = stmt.query_map(params![serde_json::to_string(&missing)?, lo, hi], |r| {
+                Ok((r.get::<_, Node>(0)?, r.get::<_, i64>(1)?, r.get::<_, Node>(2)?))
+            })?;
+            for row in rows {
+                let (node, dir, nbr) = row?;
+                edges.entry((node, dir)).or_default().push(nbr);
+            }
+        }
+        let mut out = Vec::new();
+        for &n in nodes {
+            for dir in lo..=hi {
+                out.extend_from_slice(edges.get(&(n, dir)).map_or(&[][..], Vec::as_slice));
+            }
+        }
+        Ok(out)
+    }
+}
