@@ -75,8 +75,7 @@ pub fn search_passages(store: &Store, request: &PassageSearch) -> anyhow::Result
             fusion: request.fusion,
             dense_k: request.dense_k,
         });
-        let (hits, total) =
-            passage_search(store, query, request.page.offset, request.page.size, semantic.as_ref())?;
+        let (hits, total) = passage_search(store, query, request.page.offset, request.page.size, semantic.as_ref())?;
         Ok(PassageResult { query: query.to_string(), total, offset: request.page.offset, hits })
     })
 }

@@ -122,10 +122,7 @@ impl PassageIndex {
             .for_each_passage_vector(stored.model_id, |passage, bytes| vectors.push_le_bytes(passage, bytes))
             .with_context(|| format!("cannot read the passage vectors of {db}"))?;
         if vectors.is_empty() {
-            bail!(
-                "{db} has no passage vectors for {}; run `litindex --db {db} embed --passages` first",
-                stored.name
-            );
+            bail!("{db} has no passage vectors for {}; run `litindex --db {db} embed --passages` first", stored.name);
         }
         Ok(PassageIndex { embedder, stored, vectors })
     }
@@ -193,7 +190,8 @@ mod tests {
         assert_eq!(total, 5, "the union of the BM25 list (1) and the dense list (5)");
         let quokka = fused.iter().find(|h| h.text.contains("quokka")).unwrap();
         let cos = |h: &crate::search::fulltext::PassageHit| hits.iter().find(|d| d.passage == h.passage).unwrap().score;
-        let (lo, hi) = hits.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, u), h| (l.min(h.score), u.max(h.score)));
+        let (lo, hi) =
+            hits.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, u), h| (l.min(h.score), u.max(h.score)));
         let norm = |c: f64| if hi > lo { (c - lo) / (hi - lo) } else { 1.0 };
         assert!((quokka.score - (0.5 + 0.5 * norm(cos(quokka)))).abs() < 1e-6, "{fused:?}");
         for h in fused.iter().filter(|h| h.passage != quokka.passage) {

@@ -17,7 +17,6 @@ pub struct PassageText {
 }
 
 impl Store {
-
     /// How many passage vectors of any model the index holds.
     pub fn passage_vector_total(&self) -> anyhow::Result<u64> {
         Ok(self.conn.query_row("SELECT count(*) FROM passage_vectors", [], |r| r.get(0))?)
@@ -44,9 +43,9 @@ impl Store {
 /// Every abstract, body and caption passage, by passage id (a reference
 /// entry is another paper's title: not embedded).
 pub(crate) fn passage_texts(handle: Handle<'_>) -> anyhow::Result<Vec<PassageText>> {
-    let mut stmt = handle.conn.prepare(
-        "SELECT passage, text FROM passages WHERE kind IN ('abstract', 'body', 'caption') ORDER BY passage",
-    )?;
+    let mut stmt = handle
+        .conn
+        .prepare("SELECT passage, text FROM passages WHERE kind IN ('abstract', 'body', 'caption') ORDER BY passage")?;
     let rows = stmt
         .query_map([], |r| Ok(PassageText { passage: r.get(0)?, text: r.get(1)? }))?
         .collect::<Result<Vec<_>, _>>()?;
@@ -63,9 +62,7 @@ pub(crate) fn existing(handle: Handle<'_>, model_id: i64) -> anyhow::Result<Hash
 /// Removes the vectors whose passage is gone (left by a connection without
 /// foreign keys, or an older litindex); returns how many.
 pub(crate) fn remove_orphans(handle: Handle<'_>) -> anyhow::Result<usize> {
-    Ok(handle
-        .conn
-        .execute("DELETE FROM passage_vectors WHERE passage NOT IN (SELECT passage FROM passages)", [])?)
+    Ok(handle.conn.execute("DELETE FROM passage_vectors WHERE passage NOT IN (SELECT passage FROM passages)", [])?)
 }
 
 /// Stores a passage's vector, replacing any older one.

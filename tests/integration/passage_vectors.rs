@@ -95,7 +95,8 @@ fn dense_passage_search_without_passage_vectors_is_a_clear_error_and_bm25_stays_
     // Without --mode: BM25, as before passage vectors existed.
     let v = json(&run(dir.path(), None, &["search", "--passages", "--format", "json", "phrase vectors"]));
     assert!(v["total"].as_u64().unwrap() > 0, "{v}");
-    let bm25 = json(&run(dir.path(), None, &["search", "--passages", "--mode", "bm25", "--format", "json", "phrase vectors"]));
+    let bm25 =
+        json(&run(dir.path(), None, &["search", "--passages", "--mode", "bm25", "--format", "json", "phrase vectors"]));
     assert_eq!(v, bm25);
     let o = run(dir.path(), None, &["search", "--passages", "--mode", "dense", "--rerank", "5", "x"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
@@ -115,7 +116,10 @@ fn passages_get_vectors_once_dense_search_finds_a_paraphrase_and_a_changed_pdf_l
     let out = ok(&run(d, m, &["embed", "--passages", "--quiet"]));
     assert_eq!(embedded(&out), (want, want), "{out}");
     assert_eq!(sql(d, "SELECT count(*) FROM passage_vectors"), want);
-    assert_eq!(sql(d, "SELECT count(*) FROM passage_vectors JOIN passages USING (passage) WHERE kind = 'reference'"), 0);
+    assert_eq!(
+        sql(d, "SELECT count(*) FROM passage_vectors JOIN passages USING (passage) WHERE kind = 'reference'"),
+        0
+    );
     let out = ok(&run(d, m, &["embed", "--passages", "--quiet"]));
     assert_eq!(embedded(&out), (0, want), "{out}");
     assert!(out.contains(&format!("{want} already current")), "{out}");
@@ -137,7 +141,20 @@ fn passages_get_vectors_once_dense_search_finds_a_paraphrase_and_a_changed_pdf_l
     let all = json(&run(
         d,
         m,
-        &["search", "--passages", "--mode", "dense", "--dense-k", "100000", "--format", "json", "--limit", "1", "--", query],
+        &[
+            "search",
+            "--passages",
+            "--mode",
+            "dense",
+            "--dense-k",
+            "100000",
+            "--format",
+            "json",
+            "--limit",
+            "1",
+            "--",
+            query,
+        ],
     ));
     assert_eq!((all["total"].as_i64(), &all["hits"][0]["passage"]), (Some(want), &top["passage"]), "{all}");
     let h = passages(d, m, "hybrid", query);
@@ -148,7 +165,20 @@ fn passages_get_vectors_once_dense_search_finds_a_paraphrase_and_a_changed_pdf_l
     let r = json(&run(
         d,
         m,
-        &["search", "--passages", "--mode", "hybrid", "--fusion", "rrf", "--format", "json", "--limit", "1", "--", query],
+        &[
+            "search",
+            "--passages",
+            "--mode",
+            "hybrid",
+            "--fusion",
+            "rrf",
+            "--format",
+            "json",
+            "--limit",
+            "1",
+            "--",
+            query,
+        ],
     ));
     assert!(r["hits"][0]["score"].as_f64().unwrap() <= 2.0 / 61.0 + 1e-12, "{r}");
 
