@@ -108,7 +108,8 @@ pub fn run_passages(args: &SearchArgs, store: &Store, out: &mut dyn Write) -> an
                 )?;
                 writeln!(out, "      {}", mark(&h.text, &h.spans, bold.0, bold.1))?;
             }
-            writeln!(out, "{} passages matched (showing {})", result.total, result.hits.len())?;
+            let how = if request.mode == Mode::Bm25 { "matched" } else { "ranked" };
+            writeln!(out, "{} passages {how} (showing {})", result.total, result.hits.len())?;
         }
     }
     Ok(())
