@@ -15,7 +15,6 @@ use anyhow::{Context, bail};
 use super::dense::{DenseIndex, to_le_bytes};
 use super::vectors::{StoredModel, text_hash};
 use super::{Embedder, resolve_model_dir};
-use crate::failpoint::failpoint_at;
 use crate::store::passage_vectors as table;
 use crate::store::{Store, Writable, explain};
 
@@ -62,7 +61,7 @@ pub(super) fn embed_passages(
     jobs.sort_by_key(|j| std::cmp::Reverse(j.2.len()));
     let todo = jobs.len() as u64;
     let batch = batch.max(1);
-    for (n, group) in jobs.chunks(batch).enumerate() {
+    for group in jobs.chunks(batch) {
         let texts: Vec<&str> = group.iter().map(|j| j.2).collect();
         report.tokens += embedder.token_counts(&texts)?.iter().sum::<usize>();
         let vecs = embedder.embed(&texts, batch)?;
@@ -78,7 +77,6 @@ pub(super) fn embed_passages(
         if let Some(progress) = progress {
             progress(report.embedded as u64, todo);
         }
-        failpoint_at("embed-passages-batch", n as u64 + 1);
     }
     Ok(report)
 }
