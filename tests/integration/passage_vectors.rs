@@ -134,6 +134,9 @@ fn passages_get_vectors_once_dense_search_finds_a_paraphrase_and_a_changed_pdf_l
     let v = passages(d, m, "dense", query);
     let top = &v["hits"][0];
     assert!(top["title"].as_str().unwrap_or("").starts_with("MapReduce"), "dense: {v}");
+    // And a passage about failed machines (BM25's best is one that shares "job" and "computation").
+    let about = format!("{} {}", top["section"], top["text"]).to_lowercase();
+    assert!(about.contains("fail"), "dense: {v}");
     let cos = top["score"].as_f64().unwrap();
     assert!(cos > 0.0 && cos <= 1.0 + 1e-6, "a cosine: {v}");
     // The dense list is --dense-k deep (100 unless it says), at most every passage vector.
