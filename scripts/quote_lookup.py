@@ -17,7 +17,7 @@ The index is made from DIR alone (`ingest DIR`) in a temporary folder,
 or read from --db. `--dump FILE` writes the sampled quotes with their
 paper id and page as JSON Lines (for examples/passage_weight.rs).
 
-usage: scripts/quote_lookup.py [--bin target/debug/litindex] [--db DB] [DIR]
+usage: scripts/quote_lookup.py [--bin target/debug/litindex] [--db DB] [--mode bm25|dense|hybrid] [DIR]
 """
 
 import argparse
@@ -84,6 +84,9 @@ def main():
     ap.add_argument("-n", type=int, default=500)
     ap.add_argument("--split", choices=["all", "even", "odd"], default="all")
     ap.add_argument("--dump")
+    ap.add_argument("--mode", choices=["bm25", "dense", "hybrid"], default="bm25",
+                    help="the passage search's mode; dense and hybrid embed the passages first "
+                         "(`embed --passages`, the model from LITINDEX_MODEL_DIR)")
     ap.add_argument("--verbose", "-v", action="store_true")
     a = ap.parse_args()
     quotes, pool = sample(a.dir, a.seed, a.n)
@@ -96,6 +99,11 @@ def main():
             if r.returncode != 0:
                 sys.exit(f"ingest failed:\n{r.stderr}")
             print(r.stdout.strip().splitlines()[-1])
+        if a.mode != "bm25":
+            r = subprocess.run([a.bin, "--db", db, "embed", "--passages", "--quiet"], capture_output=True, text=True)
+            if r.returncode != 0:
+                sys.exit(f"embed --passages failed:\n{r.stderr}")
+            print(next((l for l in r.stdout.splitlines() if l.startswith("passages:")), r.stdout.strip()))
         con = sqlite3.connect(db)
         paper_of = {os.path.basename(path): pid for path, pid in con.execute(
             "SELECT d.path, r.paper_id FROM documents AS d JOIN records AS r ON r.source = 'pdf' AND r.source_id = d.source_id")}
@@ -107,7 +115,8 @@ def main():
         right = paper_only = 0
         misses = []
         for file, page, s in quotes:
-            out = subprocess.run([a.bin, "--db", db, "search", "--passages", "--format", "json", "--limit", "1", "--", s],
+            out = subprocess.run([a.bin, "--db", db, "search", "--passages", "--mode", a.mode,
+                                  "--format", "json", "--limit", "1", "--", s],
                                  capture_output=True, text=True)
             hits = json.loads(out.stdout)["hits"] if out.returncode == 0 else []
             top = hits[0] if hits else None
@@ -127,7 +136,7 @@ def main():
                 print(f"  miss {m[0]} p.{m[1]}: {m[3]}: {m[2][:100]}")
         print(f"quote lookup: {right}/{n} = {right / max(n, 1):.3f} paper and page first "
               f"({paper_only} right paper, wrong page; {n - right - paper_only} wrong paper); "
-              f"seed {a.seed}, split {a.split}, {pool} candidate sentences")
+              f"seed {a.seed}, split {a.split}, mode {a.mode}, {pool} candidate sentences")
 
 
 if __name__ == "__main__":

@@ -3,19 +3,46 @@
 //! [`paper_text`] (`paper ID --text`: a paper's documents with their
 //! structured text).
 
+use std::path::PathBuf;
+
 use serde::Serialize;
 
 use super::error::BadRequest;
 use super::limits::{Page, text};
 use super::resolve::resolve_one;
-use crate::search::fulltext::{PassageHit, passage_search};
+use crate::embed::PassageIndex;
+use crate::search::fulltext::{PassageHit, PassageSemantic, passage_search};
+use crate::search::{DEFAULT_DENSE_K, Fusion, Mode};
 use crate::store::{DocumentRow, Store};
 
-/// A passage search: the query's words (plain text: no operators), one page.
+/// A passage search: the query's words (plain text: no operators), one
+/// page, and how to rank (BM25 unless a mode says otherwise).
 #[derive(Debug, Clone, PartialEq)]
 pub struct PassageSearch {
     pub query: String,
     pub page: Page,
+    /// `Bm25` (the default), or `Dense` / `Hybrid` over the passage vectors of `embed --passages`.
+    pub mode: Mode,
+    /// How hybrid fuses BM25 and cosine.
+    pub fusion: Fusion,
+    /// Depth of the dense list, and of the BM25 list hybrid fuses it with.
+    pub dense_k: usize,
+    /// The embedding model (dense and hybrid) [default: the one `embed` recorded].
+    pub model_dir: Option<PathBuf>,
+}
+
+impl PassageSearch {
+    /// A BM25 passage search of `query`, one page.
+    pub fn new(query: impl Into<String>, page: Page) -> PassageSearch {
+        PassageSearch {
+            query: query.into(),
+            page,
+            mode: Mode::Bm25,
+            fusion: Fusion::Minmax,
+            dense_k: DEFAULT_DENSE_K,
+            model_dir: None,
+        }
+    }
 }
 
 /// A page of passages, best first.
@@ -34,8 +61,21 @@ pub fn search_passages(store: &Store, request: &PassageSearch) -> anyhow::Result
     if query.trim().is_empty() {
         return Err(BadRequest("the query is empty".into()).into());
     }
+    if request.mode != Mode::Bm25 && request.dense_k == 0 {
+        return Err(BadRequest("dense_k must be at least 1".into()).into());
+    }
     store.snapshot(|| {
-        let (hits, total) = passage_search(store, query, request.page.offset, request.page.size)?;
+        let index = match request.mode {
+            Mode::Bm25 => None,
+            Mode::Dense | Mode::Hybrid => Some(PassageIndex::open(store, request.model_dir.as_deref())?),
+        };
+        let semantic = index.as_ref().map(|index| PassageSemantic {
+            index,
+            mode: request.mode,
+            fusion: request.fusion,
+            dense_k: request.dense_k,
+        });
+        let (hits, total) = passage_search(store, query, request.page.offset, request.page.size, semantic.as_ref())?;
         Ok(PassageResult { query: query.to_string(), total, offset: request.page.offset, hits })
     })
 }

@@ -234,6 +234,9 @@ pub struct EmbedArgs {
     /// Also embed sentence-window chunks of each abstract (about 512 characters), for `--rerank`
     #[arg(long)]
     pub chunks: bool,
+    /// Also embed every passage of the PDFs' full text (abstract, body, caption), for `search --passages --mode dense|hybrid`
+    #[arg(long)]
+    pub passages: bool,
     /// No progress bar
     #[arg(long, short)]
     pub quiet: bool,

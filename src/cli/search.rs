@@ -44,7 +44,7 @@ pub struct SearchArgs {
     /// Take the whole query as free text: no operators, no filters
     #[arg(long)]
     pub literal: bool,
-    /// List passages of the PDFs' full text instead of papers: paper, section, pages, the passage with the query's words marked, its BM25 (the query is plain words)
+    /// List passages of the PDFs' full text instead of papers: paper, section, pages, the passage with the query's words marked, its BM25 (the query is plain words); with --mode dense|hybrid, by the passage vectors of `embed --passages`
     #[arg(long)]
     pub passages: bool,
     #[arg(long, value_enum, default_value_t)]

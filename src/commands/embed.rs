@@ -1,5 +1,6 @@
 //! `litindex embed`: sentence vectors for every paper that has none yet for
-//! the model (see [`litindex::embed::embed_index`]).
+//! the model, and with `--passages` for every full-text passage (see
+//! [`litindex::embed::embed_index`]).
 
 use std::io::Write;
 use std::path::Path;
@@ -17,10 +18,17 @@ pub fn run(args: &EmbedArgs, db: &Path, out: &mut dyn Write) -> anyhow::Result<(
     }
     let bar = super::ingest::progress_bar(
         !args.quiet,
-        "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} papers {per_sec} eta {eta}",
+        "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} {msg} {per_sec} eta {eta}",
     );
+    if let Some(bar) = &bar {
+        bar.set_message("papers");
+    }
+    // Papers first, then (with --passages) passages: a new length starts the passages.
     let draw = |done: u64, todo: u64| {
         if let Some(bar) = &bar {
+            if bar.length() != Some(todo) && args.passages {
+                bar.set_message("papers, then passages");
+            }
             bar.set_length(todo);
             bar.set_position(done);
         }
@@ -29,6 +37,7 @@ pub fn run(args: &EmbedArgs, db: &Path, out: &mut dyn Write) -> anyhow::Result<(
         model_dir: args.model_dir.clone(),
         batch: args.batch,
         chunks: args.chunks,
+        passages: args.passages,
         progress: Some(&draw),
         notes: Some(&super::print_note),
     };
@@ -52,6 +61,16 @@ pub fn run(args: &EmbedArgs, db: &Path, out: &mut dyn Write) -> anyhow::Result<(
         if r.removed > 0 { format!(", {} vectors of removed papers dropped", r.removed) } else { String::new() },
         r.load_secs,
     )?;
+    if let Some(p) = &r.passages {
+        writeln!(
+            out,
+            "passages: {} of {} embedded; {} already current{}",
+            p.embedded,
+            p.passages,
+            p.unchanged,
+            if p.removed > 0 { format!(", {} vectors of removed passages dropped", p.removed) } else { String::new() },
+        )?;
+    }
     writeln!(
         out,
         "{:.2} s, {:.1} papers/s, {:.0} tokens/s",

@@ -221,6 +221,7 @@ fn run_simulate(a: &SimulateArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             model_dir: Some(dir.clone()),
             batch: litindex::embed::DEFAULT_EMBED_BATCH,
             chunks: false,
+            passages: false,
             progress: None,
             notes: Some(&print_note),
         };

@@ -69,10 +69,18 @@ pub fn run(args: &SearchArgs, store: &Store, out: &mut dyn Write) -> anyhow::Res
 }
 
 /// `search --passages`: passages of the full text, best first
-/// ([`litindex::api::search_passages`]).
+/// ([`litindex::api::search_passages`]): by BM25 unless `--mode dense|hybrid`
+/// asks for the passage vectors (`embed --passages`).
 pub fn run_passages(args: &SearchArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result<()> {
+    if args.search.rerank > 0 {
+        return Err(UsageError("--rerank reranks papers by their chunks; it does not go with --passages".into()).into());
+    }
     let page = litindex::api::Page { offset: args.offset, size: args.limit.max(1) };
-    let request = litindex::api::PassageSearch { query: args.query.clone(), page };
+    let mut request = litindex::api::PassageSearch::new(args.query.clone(), page);
+    request.mode = args.search.mode.unwrap_or(Mode::Bm25);
+    request.fusion = args.search.fusion;
+    request.dense_k = args.search.dense_k;
+    request.model_dir = args.search.model_dir.clone();
     let result = litindex::api::search_passages(store, &request)?;
     match args.format {
         Format::Json => super::write_json(out, &result)?,
@@ -100,7 +108,8 @@ pub fn run_passages(args: &SearchArgs, store: &Store, out: &mut dyn Write) -> an
                 )?;
                 writeln!(out, "      {}", mark(&h.text, &h.spans, bold.0, bold.1))?;
             }
-            writeln!(out, "{} passages matched (showing {})", result.total, result.hits.len())?;
+            let how = if request.mode == Mode::Bm25 { "matched" } else { "ranked" };
+            writeln!(out, "{} passages {how} (showing {})", result.total, result.hits.len())?;
         }
     }
     Ok(())

@@ -26,6 +26,9 @@ struct Stats {
     /// Source disagreements per field.
     disagreements: BTreeMap<String, u64>,
     built_at: String,
+    /// Full-text passages, and passage vectors of any model (`embed --passages`).
+    passages: u64,
+    passage_vectors: u64,
     /// The Zotero libraries the index reads, and what their last sync did.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     zotero: Vec<ZoteroStat>,
@@ -63,6 +66,8 @@ pub fn run(args: &StatsArgs, store: &Store, out: &mut dyn Write) -> anyhow::Resu
         year_max: meta.max_year,
         disagreements: c.disagreements,
         built_at: meta.built_at,
+        passages: store.passage_stats()?.num_passages,
+        passage_vectors: store.passage_vector_total()?,
         zotero: store
             .zotero_libraries()?
             .into_iter()
@@ -103,6 +108,7 @@ pub fn run(args: &StatsArgs, store: &Store, out: &mut dyn Write) -> anyhow::Resu
             writeln!(out, "analyzer        {}", s.analyzer)?;
             writeln!(out, "years           {years}")?;
             writeln!(out, "disagreements   {disagreements}")?;
+            writeln!(out, "passages        {} ({} with a vector)", s.passages, s.passage_vectors)?;
             for z in &s.zotero {
                 writeln!(
                     out,

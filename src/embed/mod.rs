@@ -10,10 +10,13 @@
 //!   without a vector for the model (or whose text changed) are embedded in
 //!   batches, each committed on its own.
 //! * [`SemanticIndex`]: what a dense or hybrid search loads once per process.
+//! * [`passages`]: the full text's passage vectors (`embed --passages`) and
+//!   what a dense or hybrid passage search loads.
 
 pub mod chunk;
 pub mod dense;
 pub mod model;
+pub mod passages;
 #[cfg(any(test, feature = "test-support"))]
 pub mod tiny;
 pub mod vectors;
@@ -26,6 +29,7 @@ use anyhow::{Context, bail};
 pub use chunk::ChunkIndex;
 pub use dense::DenseIndex;
 pub use model::{Embedder, ModelInfo};
+pub use passages::{PassageIndex, PassageReport};
 
 use crate::failpoint::failpoint_at;
 use crate::store::{Notes, Store, Writable, explain};
@@ -45,6 +49,8 @@ pub struct EmbedOptions<'a> {
     pub batch: usize,
     /// Also embed each paper's sentence-window chunks (for `--rerank`).
     pub chunks: bool,
+    /// Also embed every full-text passage (for `search --passages --mode dense|hybrid`).
+    pub passages: bool,
     /// Called after each batch with (papers done, papers to do).
     pub progress: Option<&'a dyn Fn(u64, u64)>,
     /// Told what a user should know (an older index being upgraded).
@@ -65,6 +71,8 @@ pub struct EmbedReport {
     pub unchanged: usize,
     /// Vectors of papers no longer in the index, removed.
     pub removed: usize,
+    /// What `--passages` did (None without it).
+    pub passages: Option<PassageReport>,
     /// Tokens run through the model (after truncation).
     pub tokens: usize,
     pub load_secs: f64,
@@ -151,6 +159,7 @@ pub fn embed_index(db: &Path, opts: &EmbedOptions) -> anyhow::Result<EmbedReport
         chunks: 0,
         unchanged,
         removed,
+        passages: None,
         tokens: 0,
         load_secs,
         embed_secs: 0.0,
@@ -178,6 +187,11 @@ pub fn embed_index(db: &Path, opts: &EmbedOptions) -> anyhow::Result<EmbedReport
             report(done, todo);
         }
         failpoint_at("embed-batch", n as u64 + 1);
+    }
+    if opts.passages {
+        let p = passages::embed_passages(&mut index, db, &embedder, model_id, batch, opts.progress)?;
+        report.tokens += p.tokens;
+        report.passages = Some(p);
     }
     report.embed_secs = started.elapsed().as_secs_f64();
     Ok(report)

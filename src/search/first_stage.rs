@@ -170,6 +170,57 @@ fn ranked(list: Vec<Candidate>) -> Vec<Candidate> {
     top_k(list, n)
 }
 
+/// Two ranked lists fused: the union's fused scores (unsorted), and with
+/// min-max the (BM25, cosine) ranges they were normalised by.
+pub(crate) struct Fused {
+    pub list: Vec<Candidate>,
+    pub ranges: Option<((f64, f64), (f64, f64))>,
+}
+
+/// Fuses a lexical list and a dense list (each best first) as `fusion` says
+/// (the module's table: RRF by rank, or min-max over their union). `lexical_of`
+/// gives the lexical scores of the union's members (missing: 0), `cos` one
+/// member's cosine. The papers' hybrid first stage and the passages' hybrid
+/// search (`search::fulltext`) both fuse here; a list's `doc` is whatever
+/// key its caller ranks (a paper's doc id, a passage id).
+pub(crate) fn fuse(
+    fusion: Fusion,
+    lexical: &[Candidate],
+    dense: &[Candidate],
+    lexical_of: impl FnOnce(&[i64]) -> anyhow::Result<DocScores>,
+    cos: impl Fn(i64) -> Option<f64>,
+) -> anyhow::Result<Fused> {
+    match fusion {
+        Fusion::Rrf => {
+            let mut fused = DocScores::default();
+            for l in [lexical, dense] {
+                for (rank, c) in l.iter().enumerate() {
+                    *fused.entry(c.doc).or_default() += 1.0 / (RRF_K + rank as f64 + 1.0);
+                }
+            }
+            let list = fused.into_iter().map(|(doc, score)| Candidate { doc, score }).collect();
+            Ok(Fused { list, ranges: None })
+        }
+        Fusion::Minmax => {
+            let mut union: Vec<i64> = lexical.iter().chain(dense).map(|c| c.doc).collect();
+            union.sort_unstable();
+            union.dedup();
+            let scores = lexical_of(&union)?;
+            let pairs: Vec<(i64, f64, f64)> =
+                union.iter().map(|&d| (d, scores.get(&d).copied().unwrap_or(0.0), cos(d).unwrap_or(0.0))).collect();
+            let range = |f: fn(&(i64, f64, f64)) -> f64| {
+                pairs.iter().map(f).fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| (lo.min(x), hi.max(x)))
+            };
+            let (b, c) = (range(|t| t.1), range(|t| t.2));
+            let list = pairs
+                .iter()
+                .map(|&(doc, x, y)| Candidate { doc, score: 0.5 * min_max(x, b) + 0.5 * min_max(y, c) })
+                .collect();
+            Ok(Fused { list, ranges: Some((b, c)) })
+        }
+    }
+}
+
 /// The semantic first stage: dense or hybrid, then the optional rerank.
 fn semantic_stage(
     store: &Store,
@@ -189,40 +240,12 @@ fn semantic_stage(
         Mode::Dense => (dense, Outside::Dense { rerank: None }),
         Mode::Hybrid => {
             let lexical = bm25.best(k)?;
-            match p.fusion {
-                Fusion::Rrf => {
-                    let mut fused = DocScores::default();
-                    for l in [&lexical, &dense] {
-                        for (rank, c) in l.iter().enumerate() {
-                            *fused.entry(c.doc).or_default() += 1.0 / (RRF_K + rank as f64 + 1.0);
-                        }
-                    }
-                    let fused = fused.into_iter().map(|(doc, score)| Candidate { doc, score }).collect();
-                    (fused, Outside::Zero { rerank: None })
-                }
-                Fusion::Minmax => {
-                    let mut union: Vec<i64> = lexical.iter().chain(&dense).map(|c| c.doc).collect();
-                    union.sort_unstable();
-                    union.dedup();
-                    let bm25 = bm25.scores_of(&union)?;
-                    let pairs: Vec<(i64, f64, f64)> = union
-                        .iter()
-                        .map(|&d| (d, bm25.get(&d).copied().unwrap_or(0.0), cos(d).unwrap_or(0.0)))
-                        .collect();
-                    let range = |f: fn(&(i64, f64, f64)) -> f64| {
-                        pairs
-                            .iter()
-                            .map(f)
-                            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| (lo.min(x), hi.max(x)))
-                    };
-                    let (b, c) = (range(|t| t.1), range(|t| t.2));
-                    let fused = pairs
-                        .iter()
-                        .map(|&(doc, x, y)| Candidate { doc, score: 0.5 * min_max(x, b) + 0.5 * min_max(y, c) })
-                        .collect();
-                    (fused, Outside::Minmax { bm25: b, cos: c, rerank: None })
-                }
-            }
+            let fused = fuse(p.fusion, &lexical, &dense, |union| bm25.scores_of(union), cos)?;
+            let outside = match fused.ranges {
+                None => Outside::Zero { rerank: None },
+                Some((b, c)) => Outside::Minmax { bm25: b, cos: c, rerank: None },
+            };
+            (fused.list, outside)
         }
     };
     let mut list = ranked(list);

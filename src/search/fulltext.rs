@@ -23,13 +23,24 @@
 //! first [`PHRASE_POOL`] a phrase part, `PHRASE_WEIGHT · best BM25 · share of
 //! the query's consecutive word pairs the passage holds in order`, and sorts
 //! them again, best first, ties by passage id.
+//!
+//! **Dense and hybrid passage search** (`search --passages --mode
+//! dense|hybrid`, after `embed --passages`): dense ranks the passages by the
+//! cosine of their own vector with the query's (exact, over every passage
+//! vector of the model); hybrid fuses the BM25 list above (phrase part
+//! included) with the dense list, each `dense_k` deep (at least the page's
+//! end), by the papers' fusion ([`super::first_stage::fuse`]: min-max
+//! `0.5·lexical + 0.5·cosine` over the union, or RRF). Ties by passage id.
 
 use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
 
+use super::first_stage::fuse;
+use super::request::{Fusion, Mode};
 use crate::analyzer::Analyzer;
-use crate::candidate::DocScores;
+use crate::candidate::{Candidate, DocScores, top_k};
+use crate::embed::PassageIndex;
 use crate::store::Store;
 
 /// The weight of a paper's best passage in its text score (measured by
@@ -120,19 +131,77 @@ fn phrase_rerank(store: &Store, analyzer: Analyzer, query: &str, ranked: &mut [(
     Ok(())
 }
 
-/// The passages best matching `query` (BM25, then the phrase part):
-/// `offset` skipped, then `limit`, and how many matched in all.
+/// How a dense or hybrid passage search ranks (BM25 needs none of it).
+#[derive(Debug, Clone, Copy)]
+pub struct PassageSemantic<'a> {
+    /// The model and the passage vectors.
+    pub index: &'a PassageIndex,
+    /// `Dense` or `Hybrid`.
+    pub mode: Mode,
+    pub fusion: Fusion,
+    /// Depth of the dense list, and of the BM25 list hybrid fuses it with.
+    pub dense_k: usize,
+}
+
+/// Every passage matching a query term, by BM25 and then the phrase part,
+/// best first.
+fn bm25_ranked(store: &Store, analyzer: Analyzer, query: &str) -> anyhow::Result<Vec<(i64, f64)>> {
+    let terms = crate::bm25::query_terms(analyzer, query);
+    let mut ranked: Vec<(i64, f64)> = store.passage_scores(&terms)?.into_iter().filter(|(_, s)| *s > 0.0).collect();
+    ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    phrase_rerank(store, analyzer, query, &mut ranked)?;
+    Ok(ranked)
+}
+
+/// The dense or hybrid list (see the module), at least `depth` deep when
+/// there are that many, best first.
+fn semantic_ranked(
+    store: &Store,
+    analyzer: Analyzer,
+    query: &str,
+    s: &PassageSemantic,
+    depth: usize,
+) -> anyhow::Result<Vec<(i64, f64)>> {
+    let qv = s.index.embed_query(query)?;
+    let k = s.dense_k.max(depth);
+    let dense = s.index.vectors.top_k(&qv, k);
+    let list = match s.mode {
+        Mode::Dense => dense,
+        Mode::Bm25 => anyhow::bail!("a BM25 passage search has no semantic list"),
+        Mode::Hybrid => {
+            let lexical = bm25_ranked(store, analyzer, query)?;
+            let scores: DocScores = lexical.iter().copied().collect();
+            let head: Vec<Candidate> = lexical.iter().take(k).map(|&(doc, score)| Candidate { doc, score }).collect();
+            let fused = fuse(
+                s.fusion,
+                &head,
+                &dense,
+                |union| Ok(union.iter().filter_map(|d| scores.get(d).map(|&x| (*d, x))).collect()),
+                |passage| s.index.vectors.score(passage, &qv).map(f64::from),
+            )?
+            .list;
+            let n = fused.len();
+            top_k(fused, n)
+        }
+    };
+    Ok(list.into_iter().map(|c| (c.doc, c.score)).collect())
+}
+
+/// The passages best matching `query` (BM25, then the phrase part; or the
+/// dense or hybrid list `semantic` asks for): `offset` skipped, then
+/// `limit`, and how many were ranked in all.
 pub fn passage_search(
     store: &Store,
     query: &str,
     offset: usize,
     limit: usize,
+    semantic: Option<&PassageSemantic>,
 ) -> anyhow::Result<(Vec<PassageHit>, usize)> {
     let analyzer = store.meta()?.analyzer()?;
-    let terms = crate::bm25::query_terms(analyzer, query);
-    let mut ranked: Vec<(i64, f64)> = store.passage_scores(&terms)?.into_iter().filter(|(_, s)| *s > 0.0).collect();
-    ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-    phrase_rerank(store, analyzer, query, &mut ranked)?;
+    let ranked = match semantic {
+        Some(s) if s.mode != Mode::Bm25 => semantic_ranked(store, analyzer, query, s, offset.saturating_add(limit))?,
+        _ => bm25_ranked(store, analyzer, query)?,
+    };
     let total = ranked.len();
     let page: Vec<(i64, f64)> = ranked.into_iter().skip(offset).take(limit).collect();
     let ids: Vec<i64> = page.iter().map(|p| p.0).collect();
@@ -232,7 +301,7 @@ mod tests {
         let store = Store::open(&db).unwrap();
         let terms = crate::bm25::query_terms(store.meta().unwrap().analyzer().unwrap(), quote);
         let bm25 = store.passage_scores(&terms).unwrap();
-        let (hits, _) = passage_search(&store, quote, 0, 10).unwrap();
+        let (hits, _) = passage_search(&store, quote, 0, 10, None).unwrap();
         let (first, second) = (&hits[0], &hits[1]);
         assert!(first.text.starts_with(quote), "{hits:?}");
         // BM25 alone puts the repetitions first; the phrase part turns the order.
@@ -252,13 +321,13 @@ mod tests {
             )],
         );
         let store = Store::open(&db).unwrap();
-        let (hits, total) = passage_search(&store, "quokka", 0, 10).unwrap();
+        let (hits, total) = passage_search(&store, "quokka", 0, 10, None).unwrap();
         assert_eq!(total, 1);
         let h = &hits[0];
         assert_eq!((h.page_first, h.page_last, h.section.as_str(), h.kind.as_str()), (2, 2, "1 Introduction", "body"));
         assert_eq!(h.title.as_deref(), Some("An Unindexed Paper About Marsupials"));
         assert_eq!(h.spans.iter().map(|&[s, e]| &h.text[s..e]).collect::<Vec<_>>(), ["quokka"]);
-        let (none, total) = passage_search(&store, "wombat", 0, 10).unwrap();
+        let (none, total) = passage_search(&store, "wombat", 0, 10, None).unwrap();
         assert!(none.is_empty() && total == 0);
     }
 }

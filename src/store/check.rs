@@ -175,6 +175,29 @@ const QUERIES: &[(&str, &str, &str, Render)] = &[
          ORDER BY 1",
         |r| format!("watch {} has flags that are not a JSON array of strings", quoted(&r[0])),
     ),
+    (
+        "passage-vector-passage",
+        "every passage vector belongs to a stored passage",
+        "SELECT v.model_id, v.passage FROM passage_vectors AS v
+         WHERE NOT EXISTS (SELECT 1 FROM passages AS x WHERE x.passage = v.passage) ORDER BY 1, 2",
+        |r| format!("passage vector of model {} for passage {}, which is not stored", text(&r[0]), text(&r[1])),
+    ),
+    (
+        "passage-vector-dim",
+        "every passage vector has its model's dimension",
+        "SELECT v.model_id, v.passage, length(v.vector), m.dim FROM passage_vectors AS v
+         LEFT JOIN embed_models AS m ON m.model_id = v.model_id
+         WHERE m.model_id IS NULL OR length(v.vector) IS NOT 4 * m.dim ORDER BY 1, 2",
+        |r| {
+            format!(
+                "passage {}: vector of {} bytes for model {}, whose dimension is {}",
+                text(&r[1]),
+                text(&r[2]),
+                text(&r[0]),
+                text(&r[3])
+            )
+        },
+    ),
 ];
 
 impl super::Store {

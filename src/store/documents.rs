@@ -210,8 +210,8 @@ fn insert_passages(conn: &Connection, analyzer: Analyzer, document: i64, passage
     Ok(())
 }
 
-/// Removes the passages and sections of `document`, their postings and
-/// their part of the statistics (terms no passage holds any more go).
+/// Removes the passages and sections of `document`, their postings, their
+/// vectors and their part of the statistics (terms no passage holds any more go).
 fn remove_passages(conn: &Connection, analyzer: Analyzer, document: i64) -> anyhow::Result<()> {
     let rows: Vec<(i64, String, i64)> = conn
         .prepare_cached("SELECT passage, text, len FROM passages WHERE document = ?1")?
@@ -232,6 +232,8 @@ fn remove_passages(conn: &Connection, analyzer: Analyzer, document: i64) -> anyh
         conn.prepare_cached("UPDATE passage_terms SET df = df - ?2 WHERE term_id = ?1")?.execute(params![tid, n])?;
         conn.prepare_cached("DELETE FROM passage_terms WHERE term_id = ?1 AND df <= 0")?.execute([tid])?;
     }
+    // Explicit, not left to the cascade: a connection may run without foreign keys.
+    super::passage_vectors::remove_of_document(conn, document)?;
     conn.prepare_cached("DELETE FROM passages WHERE document = ?1")?.execute([document])?;
     conn.prepare_cached("DELETE FROM sections WHERE document = ?1")?.execute([document])?;
     conn.prepare_cached(

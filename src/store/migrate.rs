@@ -20,6 +20,7 @@ pub(super) const MIGRATIONS: &[(&str, &str)] = &[
     ("011_references.sql", include_str!("../../migrations/011_references.sql")),
     ("012_screening.sql", include_str!("../../migrations/012_screening.sql")),
     ("013_zotero.sql", include_str!("../../migrations/013_zotero.sql")),
+    ("014_passage_vectors.sql", include_str!("../../migrations/014_passage_vectors.sql")),
 ];
 
 /// The schema version this binary writes and reads.

@@ -42,6 +42,7 @@ mod graph_tests;
 pub mod ingest_writer;
 pub mod marks;
 mod migrate;
+pub mod passage_vectors;
 pub mod passages;
 pub mod postings_writer;
 mod read;

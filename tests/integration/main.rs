@@ -37,6 +37,7 @@ mod marks;
 mod mcp;
 mod one_path;
 mod opensearch;
+mod passage_vectors;
 mod properties;
 mod properties_search;
 mod query_language;

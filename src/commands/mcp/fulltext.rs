@@ -14,6 +14,7 @@ use super::page::{Page, PageArgs, limit, text};
 use super::{Litindex, lenient, schemas, structured};
 use litindex::api::limits::SEARCH_PAGE;
 use litindex::api::{PassageSearch, WhyRequest, get_passage, search_passages, why};
+use litindex::search::Mode;
 
 #[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 pub(super) struct SearchPassages {
@@ -23,6 +24,9 @@ pub(super) struct SearchPassages {
     #[serde(default, deserialize_with = "lenient::opt_u64")]
     #[schemars(range(min = 1, max = 50))]
     pub limit: Option<u64>,
+    /// bm25 (default), dense (cosine of the passages' own vectors) or hybrid (both fused); dense and hybrid need `litindex embed --passages`
+    #[serde(default)]
+    pub mode: Option<Mode>,
     #[serde(flatten)]
     pub page: PageArgs,
 }
@@ -45,15 +49,23 @@ pub(super) struct WhyArgs {
 #[tool_router(router = fulltext_tools, vis = "pub(super)")]
 impl Litindex {
     #[tool(
-        description = "Search the full text of the papers' PDFs: passages (~512 characters) best first by BM25, each with its paper (id, title), section, first and last page, the text with the query's words as byte spans, and its passage id for get_passage. Papers without a PDF have no passages. Pages with cursor/next_cursor; bounded by max_tokens.",
+        description = "Search the full text of the papers' PDFs: passages (~512 characters) best first by BM25 (mode dense or hybrid: by the passages' own vectors, after `litindex embed --passages`), each with its paper (id, title), section, first and last page, the text with the query's words as byte spans, and its passage id for get_passage. Papers without a PDF have no passages. Pages with cursor/next_cursor; bounded by max_tokens.",
         annotations(read_only_hint = true),
         output_schema = schemas::search_passages()
     )]
     fn search_passages(&self, Parameters(p): Parameters<SearchPassages>) -> Result<CallToolResult, String> {
         let query = text("query", &p.query)?;
         let size = limit(p.limit, SEARCH_PAGE)?;
-        let page = Page::new("search_passages", &format!("{query:?}"), &p.page)?;
-        let request = PassageSearch { query, page: page.page(size) };
+        let mode = p.mode.unwrap_or(Mode::Bm25);
+        // A cursor belongs to its query and its mode.
+        let fingerprint = match mode {
+            Mode::Bm25 => format!("{query:?}"),
+            m => format!("{query:?} {}", m.name()),
+        };
+        let page = Page::new("search_passages", &fingerprint, &p.page)?;
+        let mut request = PassageSearch::new(query, page.page(size));
+        request.mode = mode;
+        request.model_dir = super::model_dir();
         let (items, total) = self.with_store(|store| {
             let result = search_passages(store, &request)?;
             let items = result.hits.iter().map(serde_json::to_value).collect::<Result<Vec<Value>, _>>()?;

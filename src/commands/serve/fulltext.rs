@@ -44,7 +44,7 @@ async fn passages(State(app): State<Arc<App>>, Query(p): Query<PassageParams>) -
     let result = if q.trim().is_empty() {
         None
     } else {
-        let request = PassageSearch { query: q.clone(), page };
+        let request = PassageSearch::new(q.clone(), page);
         Some(blocking(app, move |app| Ok(search_passages(&app.open()?, &request)?)).await?)
     };
     Ok(Html(passages_page(&q, page, result.as_ref()).into_string()))
