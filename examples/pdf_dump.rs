@@ -1,5 +1,5 @@
 //! Prints what the PDF reader makes of each file given: front matter, the
-//! sections with their paragraphs and pages, captions, reference entries.
+//! sections with their paragraphs and pages, captions, reference entries, citation contexts.
 //! `cargo run --example pdf_dump -- FILE.pdf...`
 
 use litindex::fulltext::{Limits, read_pdf};
@@ -30,8 +30,17 @@ fn main() {
                 for c in &d.captions {
                     println!("CAPTION p{} {}", c.page, c.text);
                 }
-                for r in &d.references {
-                    println!("REF {:?} p{} {}\n    TITLE {:?}", r.label, r.page, r.raw, r.parsed.title);
+                for (i, r) in d.references.iter().enumerate() {
+                    println!("REF #{i} {:?} p{} {}\n    TITLE {:?}", r.label, r.page, r.raw, r.parsed.title);
+                }
+                for c in &d.contexts {
+                    let text = d
+                        .sections
+                        .get(c.section)
+                        .and_then(|s| s.paragraphs.get(c.paragraph))
+                        .and_then(|p| p.text.get(c.start..c.end))
+                        .unwrap_or("");
+                    println!("CONTEXT p{} {:?} -> {:?} {}", c.page, c.markers, c.references, text);
                 }
             }
         }

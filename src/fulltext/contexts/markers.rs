@@ -55,10 +55,12 @@ static NUMBER_LIST: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^\s*\d{1,4}(?:\s*[-–—]\s*\d{1,4})?(?:\s*[,;]\s*\d{1,4}(?:\s*[-–—]\s*\d{1,4})?)*\s*$")
         .expect("number list pattern")
 });
-/// A locator after the year: ", p. 5", ", Chapter 6", ", pg. 1773", ", their Eq. 6".
-const LOCATOR: &str = r"(?:\s*,\s*(?:their\s+|see\s+)?(?:p|pp|pg|chap|chapter|ch|sec|section|fig|figs|figure|table|eq|eqs|Chapter|Section|Table|Fig|Figs|Figure|Eq|Eqs)\.?\s*[\dA-Za-z]*\d[\dA-Za-z.–\-]*)?";
-/// A surname as printed: capitalised, with particles before it.
-const NAME: &str = r"(?:(?:van|von|de|der|den|del|della|di|da|du|le|la|Van|Von|De|Der|Den|Del|Di|Da|Du|Le|La)\s+){0,2}\p{Lu}[\p{L}'’\-]*\p{L}";
+/// A locator after the year: ", p. 5", ", Chapter 6", ", pg. 1773", ", their Eq. 6",
+/// "; see their Fig. 11a".
+const LOCATOR: &str = r"(?:\s*[,;]\s*(?:see\s+)?(?:their\s+)?(?:p|pp|pg|chap|chapter|ch|sec|section|fig|figs|figure|table|eq|eqs|Chapter|Section|Table|Fig|Figs|Figure|Eq|Eqs)\.?\s*[\dA-Za-z]*\d[\dA-Za-z.–\-]*)?";
+/// A surname as printed: capitalised, with particles before it (whole
+/// words: the "le" of "while Fire" is none).
+const NAME: &str = r"\b(?:(?:van|von|de|der|den|del|della|di|da|du|le|la|Van|Von|De|Der|Den|Del|Di|Da|Du|Le|La)\s+){0,2}\p{Lu}[\p{L}'’\-]*\p{L}";
 static NARRATIVE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
         r"({NAME})(?:\s+(?:et\s+al\.?|and\s+colleagues|and\s+({NAME})|&\s+({NAME})))?\s*[(\[]((?:\d{{4}}[a-z]?)(?:\s*[,;]\s*\d{{4}}[a-z]?)*){LOCATOR}[)\]]"
@@ -116,7 +118,9 @@ pub(super) fn find(text: &str, raised: &[(usize, usize)]) -> Vec<Marker> {
     }
     for &(start, end) in raised {
         let Some(inner) = text.get(start..end) else { continue };
-        if !NUMBER_LIST.is_match(inner) || !raised_is_citation(text, start) {
+        // Digits raised inside a word ("DMF2RG") are part of it.
+        let in_word = text[end..].starts_with(char::is_alphabetic);
+        if !NUMBER_LIST.is_match(inner) || in_word || !raised_is_citation(text, start) {
             continue;
         }
         if let Some(numbers) = numbers(inner) {
@@ -184,7 +188,10 @@ fn raised_is_citation(text: &str, start: usize) -> bool {
     }
     let letters = word.chars().filter(|c| c.is_alphabetic()).count();
     let math = word.chars().any(|c| c.is_ascii_digit() || matches!(c, '=' | '+' | '^' | '_' | '(' | '/' | '*'));
-    !math && (letters >= 2 || word.ends_with(['.', ',', ')', ']', ';', ':']))
+    let punctuated = word.ends_with(['.', ',', ')', ']', ';', ':']);
+    // A name with a digit in it, then punctuation: "(DMF2RG),4".
+    let name = letters >= 3 && punctuated && !word.contains(['=', '+', '^', '_', '/', '*']);
+    (!math || name) && (letters >= 2 || punctuated)
 }
 
 /// The numbers of a list (`3–5, 9` -> 3, 4, 5, 9), `None` when a range is
@@ -224,12 +231,34 @@ fn year_and_suffix(text: &str) -> Option<(i32, Option<char>)> {
     Some((year, found.get(2).and_then(|m| m.as_str().chars().next())))
 }
 
+static YEAR_COMMA: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\b\d{4}[a-z]?\s*,\s*").expect("year comma pattern"));
+
+/// An item cut after each year that a comma and a capitalised name follow
+/// ("Fleming and Harrington, 2011, Murtaugh et al., 1994": natbib's
+/// `\citep{a,b}` in a style that separates works by commas).
+fn comma_separated(item: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for m in YEAR_COMMA.find_iter(item) {
+        if item[m.end()..].starts_with(|c: char| c.is_uppercase()) {
+            out.push(item[start..m.end()].trim_end().trim_end_matches(','));
+            start = m.end();
+        }
+    }
+    out.push(&item[start..]);
+    out
+}
+
 /// The cited works of a parenthetical list ("Smith et al., 2019; Lee
 /// 2020a, 2021"); a year alone inherits the names before it. Empty when an
 /// item is no citation (then the parenthesis is no marker).
 fn parenthetical(inner: &str) -> Vec<AuthorYear> {
     let mut out: Vec<AuthorYear> = Vec::new();
-    for item in inner.split(';') {
+    let items = inner.split(';').flat_map(|item| {
+        let item = item.trim();
+        if ITEM.is_match(item) { vec![item] } else { comma_separated(item) }
+    });
+    for item in items {
         let item = item.trim();
         if item.is_empty() {
             continue;
@@ -315,6 +344,21 @@ mod tests {
             printed(text),
             ["(2015; Rogers et al. 2017)", "Bryan and Rotunno (2009b, their Eq. 6)", "(Kepert 2010, their Fig. 3)"]
         );
+        // latex_missingdata.pdf: "le" inside "while" is no particle.
+        let m = find("while Fire and Guestrin (2016a) and", &[]);
+        let Cites::AuthorYear(items) = &m[0].cites else { panic!("{m:?}") };
+        assert_eq!(items[0].surname, "Fire");
+        // latex_lights.pdf: works separated by commas; latex_jas2018.pdf: a note after a semicolon.
+        let text = "the original dataset [Fleming and Harrington, 2011, Murtaugh et al., 1994]from the trial, as Bu et al. (2014; see their Fig. 11a) found.";
+        assert_eq!(
+            printed(text),
+            ["[Fleming and Harrington, 2011, Murtaugh et al., 1994]", "Bu et al. (2014; see their Fig. 11a)"]
+        );
+        let m = find(text, &[]);
+        let Cites::AuthorYear(items) = &m[0].cites else { panic!("{m:?}") };
+        let names: Vec<(&str, i32)> = items.iter().map(|i| (i.surname.as_str(), i.year)).collect();
+        assert_eq!(names, [("Fleming", 2011), ("Murtaugh", 1994)]);
+        assert_eq!(items[0].second.as_deref(), Some("Harrington"));
         let text = "(Senderovich et al. 2015a; 2015b) and (see van der Aalst 2011)";
         let m = find(text, &[]);
         let Cites::AuthorYear(items) = &m[0].cites else { panic!("{m:?}") };
@@ -341,6 +385,14 @@ mod tests {
         assert_eq!(m.len(), 2, "{m:?}");
         assert_eq!(m[0].cites, Cites::Numbers(vec![12, 14]));
         assert_eq!(m[1].cites, Cites::Numbers(vec![3, 4, 5]));
+        // latex_frg.pdf: a name with a raised digit in it, then its citation.
+        let text = "the combination (DMF2RG),4 and DMF2RG,4 where";
+        let raised: Vec<(usize, usize)> = text.match_indices(['2', '4']).map(|(i, d)| (i, i + d.len())).collect();
+        let m = find(text, &raised);
+        assert_eq!(
+            m.iter().map(|m| &m.cites).collect::<Vec<_>>(),
+            [&Cites::Numbers(vec![4]), &Cites::Numbers(vec![4])]
+        );
         // Ranges off character boundaries are ignored, not a panic.
         let text = "Größe1";
         assert!(find(text, &[(2, 3), (0, 99)]).is_empty());

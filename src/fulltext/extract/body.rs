@@ -363,12 +363,14 @@ pub(crate) fn build(lines: &[Line], body: f32) -> Body {
     let mut section = Section::default();
     let mut para: Option<(Paragraph, Line)> = None;
     let mut caption: Option<(Caption, Line)> = None;
-    let flush_para = |section: &mut Section, para: &mut Option<(Paragraph, Line)>| {
-        if let Some((p, _)) = para.take() {
-            if !p.text.trim().is_empty() {
-                section.paragraphs.push(p);
-            }
+    // Returns the size of the paragraph it filed (its last line's), if any.
+    let flush_para = |section: &mut Section, para: &mut Option<(Paragraph, Line)>| -> Option<f32> {
+        let (p, last) = para.take()?;
+        if p.text.trim().is_empty() {
+            return None;
         }
+        section.paragraphs.push(p);
+        Some(last.size)
     };
     let mut edges: std::collections::HashMap<(u32, u8), f32> = std::collections::HashMap::new();
     // A paper that numbers its sections numbers them all: then an
@@ -418,7 +420,7 @@ pub(crate) fn build(lines: &[Line], body: f32) -> Body {
             }
         });
         if let Some(level) = found {
-            flush_para(&mut section, &mut para);
+            let _ = flush_para(&mut section, &mut para);
             if let Some((c, _)) = caption.take() {
                 out.captions.push(c);
             }
@@ -454,7 +456,7 @@ pub(crate) fn build(lines: &[Line], body: f32) -> Body {
             && (bracketed || unbracketed)
             && (para.as_ref().is_none_or(|(p, _)| ends_sentence(&p.text)) || (bracketed && second_follows()))
         {
-            flush_para(&mut section, &mut para);
+            let _ = flush_para(&mut section, &mut para);
             in_refs = true;
         }
         // What follows a manuscript's reference list: its lists of figures
@@ -469,7 +471,7 @@ pub(crate) fn build(lines: &[Line], body: f32) -> Body {
             continue;
         }
         if is_caption_start(line, body) {
-            flush_para(&mut section, &mut para);
+            let _ = flush_para(&mut section, &mut para);
             if let Some((c, _)) = caption.take() {
                 out.captions.push(c);
             }
@@ -490,20 +492,18 @@ pub(crate) fn build(lines: &[Line], body: f32) -> Body {
             None => false,
         };
         if !continues {
-            flush_para(&mut section, &mut para);
-            // A paragraph cut by a figure or a page break: it resumes in
-            // lowercase after a paragraph that did not end a sentence.
-            let resumes = line.text.starts_with(|c: char| c.is_lowercase())
-                && section.paragraphs.last().is_some_and(|p| !ends_sentence(&p.text))
-                && (line.size - body).abs() < 0.1 * body;
-            let p = if resumes { section.paragraphs.pop().expect("last") } else { Paragraph::default() };
+            let filed = flush_para(&mut section, &mut para);
+            let p = match resumed(&section.paragraphs, filed, line, body) {
+                Some(at) => section.paragraphs.remove(at),
+                None => Paragraph::default(),
+            };
             para = Some((p, line.clone()));
         }
         let (p, prev) = para.as_mut().expect("paragraph");
         add_line(p, line);
         *prev = line.clone();
     }
-    flush_para(&mut section, &mut para);
+    let _ = flush_para(&mut section, &mut para);
     if let Some((c, _)) = caption.take() {
         out.captions.push(c);
     }
@@ -513,6 +513,31 @@ pub(crate) fn build(lines: &[Line], body: f32) -> Body {
     heading_sizes.resize(out.sections.len(), (0.0, true));
     levels_by_size(&mut out.sections, &heading_sizes);
     out
+}
+
+/// The paragraph that `line` continues, when it resumes one cut by a
+/// figure, a page or column break, or a footnote set in smaller print
+/// (AAAI's copyright block at a column's foot): an index into `paragraphs`.
+/// The cut paragraph did not end a sentence, and the line starts in
+/// lowercase or closes a parenthesis the paragraph left open ("(Baptiste,
+/// Pape, and Nuijten" / "2001, Chapter 6), ..."). `filed` is the size of the
+/// paragraph just filed (the last one), if the flush before this line filed one.
+fn resumed(paragraphs: &[Paragraph], filed: Option<f32>, line: &Line, body: f32) -> Option<usize> {
+    if (line.size - body).abs() >= 0.1 * body {
+        return None;
+    }
+    let last = paragraphs.len().checked_sub(1)?;
+    // A footnote between the two parts of the cut paragraph.
+    // (A footnote ends a sentence; a displayed formula set small does not.)
+    let footnote = filed.is_some_and(|size| size < 0.92 * body) && ends_sentence(&paragraphs[last].text);
+    let at = if footnote { last.checked_sub(1)? } else { last };
+    let cut = &paragraphs[at].text;
+    if ends_sentence(cut) {
+        return None;
+    }
+    let open = cut.matches('(').count() > cut.matches(')').count();
+    let closes = line.text.find(')').is_some_and(|close| line.text.find('(').is_none_or(|open| close < open));
+    (line.text.starts_with(|c: char| c.is_lowercase()) || open && closes).then_some(at)
 }
 
 /// Unnumbered headings in two sizes: the smaller are subsections (level 2),

@@ -58,3 +58,40 @@ fn what_closes_a_reference_list() {
         assert!(!ends_references(t), "{t}");
     }
 }
+
+#[test]
+fn a_paragraph_resumes_past_a_footnote_at_the_column_foot() {
+    // latex_icaps19.pdf: AAAI's copyright block at the foot of the left
+    // column, the paragraph going on at the top of the right one.
+    let left = |text: &str, y: f32, size: f32| {
+        let mut l = line(text, 54.0, 292.0, y, size);
+        l.side = crate::fulltext::extract::layout::Side::Left;
+        l
+    };
+    let lines = [
+        left("In deterministic scheduling, Constraint Programming (CP) has been", 120.0, 10.0),
+        left("shown to be effective on a wide range of problems (Baptiste, Pape, and Nuijten", 108.0, 10.0),
+        left(
+            "Copyright 2019, Association for the Advancement of Artificial Intelligence. All rights reserved.",
+            70.0,
+            8.0,
+        ),
+        line("2001, Chapter 6), (Lallouet et al. 2010). However, creating models is hard.", 318.0, 558.0, 700.0, 10.0),
+        line("It is.", 318.0, 350.0, 688.0, 10.0),
+        line("A new paragraph starts here and it ends as a sentence should end.", 318.0, 558.0, 680.0, 10.0),
+    ];
+    let body = build(&lines, 10.0);
+    let texts: Vec<&str> = body.sections[0].paragraphs.iter().map(|p| p.text.as_str()).collect();
+    assert_eq!(texts.len(), 3, "{texts:?}");
+    assert!(texts[0].starts_with("Copyright"), "{texts:?}");
+    assert!(texts[1].contains("(Baptiste, Pape, and Nuijten 2001, Chapter 6), (Lallouet"), "{texts:?}");
+    // A displayed formula set small, which ends no sentence, is not skipped.
+    let eq = [
+        left("the closed-form update obtained by cancelling the gradient is given by", 120.0, 10.0),
+        left("λ(t) = Σ exp(x)", 100.0, 8.0),
+        left("for all t ≥ 0, which is a Breslow like estimator.", 80.0, 10.0),
+    ];
+    let body = build(&eq, 10.0);
+    let texts: Vec<&str> = body.sections[0].paragraphs.iter().map(|p| p.text.as_str()).collect();
+    assert!(texts[0].ends_with("given by"), "{texts:?}");
+}
