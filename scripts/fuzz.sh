@@ -22,6 +22,10 @@ pdfs="$root/../shared/data/pdfs"
 refsuites="$root/../shared/data/refsuites"
 for t in "${targets[@]}"; do
   mkdir -p "corpus/$t"
+  # Real reference entries and bodies (fuzz/seeds/refs_parse, contexts_find).
+  if [ -d "seeds/$t" ]; then
+    cp -n "seeds/$t"/* "corpus/$t/" 2>/dev/null || true
+  fi
   if [ "$t" = pdf_reader ] && [ -d "$pdfs" ]; then
     cp -n "$pdfs"/*.pdf "corpus/$t/" 2>/dev/null || true
   fi

@@ -178,7 +178,7 @@ fn leading_year(text: &str) -> (Option<i32>, usize) {
     if digits != 4 {
         return (None, 0);
     }
-    let Some(year) = t[..4].parse::<i32>().ok().filter(|y| (1600..=2099).contains(y)) else {
+    let Some(year) = year_of(&t[..4]) else {
         return (None, 0);
     };
     let mut used = 4;
@@ -221,7 +221,7 @@ fn title_and_rest(text: &str, comma_style: bool) -> TitlePiece<'_> {
     }
     if let Some(found) = names::VENUE_VOLUME_PAGE_YEAR.captures(t) {
         let venue = found.get(1).map(|m| m.as_str().trim_end_matches([',', ' ']).to_string());
-        let year = found.get(4).and_then(|m| m.as_str().parse().ok());
+        let year = found.get(4).and_then(|m| year_of(m.as_str()));
         return TitlePiece { title: None, after: "", venue, year };
     }
     let mut end = sentence_end(t);
@@ -385,6 +385,12 @@ fn venue(after: &str) -> Option<String> {
     (v.chars().filter(|c| c.is_alphabetic()).count() >= 2 && v.len() <= 300).then(|| v.to_string())
 }
 
+/// `digits` as a year an entry can be of: 1600 to 2099 (`Phys. Rev. 211,
+/// 012031 (1005)` is a page, or a misprint, not a year).
+fn year_of(digits: &str) -> Option<i32> {
+    digits.parse::<i32>().ok().filter(|y| (1600..=2099).contains(y))
+}
+
 /// The last year-like number of `text`: four digits from 1600 to 2099 (a
 /// letter suffix allowed, `2019b`), not part of a longer number, a page
 /// range (`1360–1369`), an ISSN (`1548-7660`), a date (`2011-11-07`) or a
@@ -412,10 +418,8 @@ fn last_year(text: &str) -> Option<i32> {
             None => false,
         };
         if !joined_before && !joined_after {
-            if let Ok(year) = text[i..i + 4].parse::<i32>() {
-                if (1600..=2099).contains(&year) {
-                    found = Some(year);
-                }
+            if let Some(year) = year_of(&text[i..i + 4]) {
+                found = Some(year);
             }
         }
         i += 4;

@@ -102,6 +102,21 @@ fn aip_and_aps_styles() {
         Some(2025),
         Some("T. Kurumaji"),
     );
+    // Four digits in the year's place that are no year (cargo fuzz's
+    // refs_parse found the parser returning 1005): no year, the rest as before.
+    let p = check(
+        "[4] E. Faulhaber, A. Schneidewind, J. Phys.: Conf. Ser. 211, 012031 (1005).",
+        None,
+        None,
+        Some("E. Faulhaber"),
+    );
+    assert_eq!(p.venue.as_deref(), Some("J. Phys.: Conf. Ser."));
+    check(
+        "[4] E. Faulhaber, A. Schneidewind, J. Phys.: Conf. Ser. 211, 012031 (2010).",
+        None,
+        Some(2010),
+        Some("E. Faulhaber"),
+    );
     // A book: its title is printed.
     check(
         "[1] S. W. Lovesey and S. W. Lovesey, Theory of Neutron Scattering from Condensed Matter: Volume II: Polarization Effects and Magnetic Scattering, International Series of Monographs on Physics (Oxford University Press, Oxford, New York, 1986).",
