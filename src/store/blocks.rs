@@ -137,16 +137,13 @@ pub fn decode(data: &[u8], n: usize) -> anyhow::Result<Vec<Posting>> {
     let mut out = Vec::with_capacity(n);
     let mut at = 0usize;
     let mut doc = 0i64;
-    let mut next = |what: &str, i: usize| -> anyhow::Result<u64> {
-        let (v, len) = u64::decode_var(&data[at..])
-            .with_context(|| format!("block blob ends inside posting {i}'s {what} (byte {at} of {})", data.len()))?;
-        at += len;
-        Ok(v)
+    let ends_inside = |what: &str, i: usize, at: usize| {
+        anyhow::anyhow!("block blob ends inside posting {i}'s {what} (byte {at} of {})", data.len())
     };
     for i in 0..n {
-        let delta = next("doc delta", i)?;
-        let tf = next("tf", i)?;
-        let len = next("doc_len", i)?;
+        let delta = varint(data, &mut at).ok_or_else(|| ends_inside("doc delta", i, at))?;
+        let tf = varint(data, &mut at).ok_or_else(|| ends_inside("tf", i, at))?;
+        let len = varint(data, &mut at).ok_or_else(|| ends_inside("doc_len", i, at))?;
         anyhow::ensure!(delta >= 1, "posting {i}: doc delta {delta} (doc ids start at 1 and increase)");
         doc = doc.checked_add(i64::try_from(delta)?).context("doc id overflows")?;
         out.push(Posting {
@@ -157,6 +154,29 @@ pub fn decode(data: &[u8], n: usize) -> anyhow::Result<Vec<Posting>> {
     }
     anyhow::ensure!(at == data.len(), "block blob has {} bytes after its {n} postings", data.len() - at);
     Ok(out)
+}
+
+/// The unsigned LEB128 varint at `data[*at..]` (as [`VarInt::encode_var`]
+/// writes it), moving `at` past it; `None` when the blob ends inside it or
+/// it runs past 64 bits. Written out rather than `u64::decode_var`: one
+/// byte is the common case (a tf, a short delta), and this loop is most of
+/// a posting's decoding, which is a fifth of a BM25 top-k on SciFact.
+#[inline]
+fn varint(data: &[u8], at: &mut usize) -> Option<u64> {
+    let mut value = 0u64;
+    let mut shift = 0u32;
+    loop {
+        let byte = *data.get(*at)?;
+        *at += 1;
+        value |= u64::from(byte & 0x7f).checked_shl(shift)?;
+        if byte < 0x80 {
+            return Some(value);
+        }
+        shift += 7;
+        if shift > 63 {
+            return None;
+        }
+    }
 }
 
 /// `postings` (sorted by doc) cut into blocks of [`BLOCK_SIZE`].
@@ -398,6 +418,21 @@ mod tests {
     }
 
     proptest! {
+        /// The varint reader reads what `VarInt::encode_var` wrote, and
+        /// only that: any value, and any bytes after it.
+        #[test]
+        fn varints_read_what_the_encoder_wrote(v in any::<u64>(), tail in proptest::collection::vec(any::<u8>(), 0..4)) {
+            let mut buf = [0u8; 10];
+            let len = v.encode_var(&mut buf);
+            let mut data = buf[..len].to_vec();
+            data.extend_from_slice(&tail);
+            let mut at = 0;
+            prop_assert_eq!(varint(&data, &mut at), Some(v));
+            prop_assert_eq!(at, len);
+            let mut at = 0;
+            prop_assert_eq!(varint(&data[..len - 1], &mut at), None);
+        }
+
         #[test]
         fn blocks_round_trip(mut docs in proptest::collection::btree_set(1i64..5_000_000, 1..400),
                              tfs in proptest::collection::vec(1u32..100_000, 400),
