@@ -290,6 +290,7 @@ pub fn run_bench(opts: &BenchOptions) -> anyhow::Result<BenchReport> {
         for f in out.figures.iter_mut().filter(|f| f.name.starts_with("build_")) {
             f.litindex = None;
         }
+        name_top(&mut out, opts.top);
         return Ok(out);
     }
     anyhow::ensure!(opts.corpus.is_file(), "cannot read {}: no such file", opts.corpus.display());
@@ -329,13 +330,19 @@ pub fn run_bench(opts: &BenchOptions) -> anyhow::Result<BenchReport> {
         None => None,
     };
     let mut out = report(&build, &measured, fts.as_ref(), queries.len());
-    if opts.top != TOP {
-        for f in out.figures.iter_mut() {
-            f.name = f.name.replace("bm25_top10", &format!("bm25_top{}", opts.top));
-        }
-    }
+    name_top(&mut out, opts.top);
     peers.query_into(opts, dir, &queries, &measured, &mut out)?;
     Ok(out)
+}
+
+/// The BM25 figures named by the `k` they were timed at (`bm25_top100_p50`
+/// with `--top 100`), with or without `--reuse`.
+fn name_top(out: &mut BenchReport, top: usize) {
+    if top != TOP {
+        for f in out.figures.iter_mut() {
+            f.name = f.name.replace("bm25_top10", &format!("bm25_top{top}"));
+        }
+    }
 }
 
 /// The directory, under `bench --dir`, of tantivy's index.

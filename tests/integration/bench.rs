@@ -151,6 +151,28 @@ fn gen_is_deterministic_and_realistic_and_bench_reports_every_figure() {
     assert_eq!(r["papers"], 300);
     assert!(fig("build_s").is_null(), "nothing was built");
     assert!(fig("search_filtered_p50").as_f64().is_some() && fig("filtered_over_plain_p50").as_f64().is_some());
+    // --top K names the BM25 figures by K, with --reuse as without.
+    let top = run_in(
+        dir.path(),
+        &[
+            "bench",
+            "--corpus",
+            "c.jsonl",
+            "--queries",
+            "few.txt",
+            "--dir",
+            "keep",
+            "--reuse",
+            "--top",
+            "25",
+            "--format",
+            "json",
+        ],
+    );
+    assert!(top.status.success(), "bench --reuse --top failed: {}", stderr(&top));
+    let t: Value = serde_json::from_str(&stdout(&top)).unwrap();
+    let names: Vec<&str> = t["figures"].as_array().unwrap().iter().map(|f| f["name"].as_str().unwrap()).collect();
+    assert!(names.contains(&"bm25_top25_p50") && !names.contains(&"bm25_top10_p50"), "{names:?}");
     let fresh =
         run_in(dir.path(), &["bench", "--corpus", "c.jsonl", "--queries", "few.txt", "--dir", "new", "--reuse"]);
     assert_eq!(fresh.status.code(), Some(1), "--reuse of a directory without an index");
