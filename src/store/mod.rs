@@ -417,8 +417,9 @@ pub(crate) fn busy_timeout() -> Duration {
 /// goes back to the cache, so every use of such a statement compiled it
 /// again: `posting_blocks WHERE term_id = ?1 ORDER BY last_doc`, read once
 /// per query term (130.8 M instructions over 200 SciFact queries before,
-/// 25.0 M after: docs/PERFORMANCE.md, SciFact 2026-12-03). With the guarantee a statement keeps the plan it was prepared
-/// with; the index keeps no `sqlite_stat*` tables, so no plan is lost.
+/// 25.0 M after: docs/PERFORMANCE.md, SciFact 2026-12-03). With the
+/// guarantee a statement keeps the plan it was prepared with; the index
+/// keeps no `sqlite_stat*` tables, so no plan is lost.
 fn configure(conn: &Connection) -> anyhow::Result<()> {
     conn.busy_timeout(busy_timeout())?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
