@@ -46,6 +46,9 @@ pub fn run(args: &ScreenArgs, db: &Db, out: &mut dyn Write) -> anyhow::Result<()
                         let score = p.score.map_or("-".into(), |s| format!("{s:.3}"));
                         let year = p.year.map_or("-".into(), |y| y.to_string());
                         writeln!(out, "{}  ({})  score {score}  {year}  {}", p.given_id, p.paper_id, p.title)?;
+                        if let Some(m) = &p.model {
+                            writeln!(out, "    model: {m}")?;
+                        }
                         let terms: Vec<String> = p.top_terms.iter().map(|(t, c)| format!("{t} {c:.3}")).collect();
                         if !terms.is_empty() {
                             writeln!(out, "    terms: {}", terms.join(", "))?;

@@ -14,6 +14,7 @@ pub mod labels;
 pub mod learner;
 pub mod next;
 pub mod review;
+pub mod select;
 pub mod simulate;
 pub mod status;
 

@@ -12,7 +12,8 @@ use std::collections::{HashMap, HashSet};
 use serde::Serialize;
 
 use super::features::{self, Feature, FeatureSet, Weights};
-use super::learner::{Learner, SvmParams};
+use super::learner::SvmParams;
+use super::select::Screener;
 use crate::store::Store;
 
 /// One proposed candidate and why.
@@ -24,6 +25,8 @@ pub struct Proposal {
     pub year: Option<i32>,
     /// The model's margin (higher: more likely included); `None` before it is trained.
     pub score: Option<f64>,
+    /// Which model scored it and why (`select::Choice::describe`); `None` before it is trained.
+    pub model: Option<String>,
     /// The terms that raise its score most, with their contribution.
     pub top_terms: Vec<(String, f64)>,
     /// Included candidates it cites.
@@ -43,7 +46,7 @@ pub struct Model {
     docs: Vec<Option<i64>>,
     decided: Vec<Option<bool>>,
     fs: FeatureSet,
-    learner: Option<Learner>,
+    learner: Option<Screener>,
 }
 
 /// Trains the model of review `name` on its decisions.
@@ -71,8 +74,8 @@ pub fn model(store: &Store, name: &str, weights: Weights, svm: SvmParams) -> any
     let labelled: Vec<(usize, bool)> = order.iter().map(|&(_, i, y)| (i, y)).collect();
     let both = labelled.iter().any(|l| l.1) && labelled.iter().any(|l| !l.1);
     let learner = both.then(|| {
-        let mut l = Learner::new(&fs.rows, fs.dim(), SvmParams { max_passes: 200, ..svm });
-        l.fit(&fs.rows, &labelled);
+        let mut l = Screener::new(&fs, SvmParams { max_passes: 200, ..svm });
+        l.fit(&fs, &labelled);
         l
     });
     Ok(Model { given, papers, docs, decided, fs, learner })
@@ -83,7 +86,7 @@ impl Model {
     pub fn next(&self, store: &Store, n: usize) -> anyhow::Result<Vec<Proposal>> {
         let mut open: Vec<(usize, Option<f64>)> = (0..self.given.len())
             .filter(|i| self.decided[*i].is_none())
-            .map(|i| (i, self.learner.as_ref().map(|l| l.margin(&self.fs.rows[i]))))
+            .map(|i| (i, self.learner.as_ref().map(|l| l.margin(&self.fs, i))))
             .collect();
         if self.learner.is_some() {
             open.sort_by(|a, b| b.1.partial_cmp(&a.1).unwrap_or(std::cmp::Ordering::Equal).then(a.0.cmp(&b.0)));
@@ -119,6 +122,7 @@ impl Model {
                 title: p.as_ref().map(|p| p.title.clone()).unwrap_or_default(),
                 year: p.as_ref().and_then(|p| p.year),
                 score,
+                model: self.learner.as_ref().map(|l| l.choice().describe()),
                 top_terms: self.top_terms(i, 5),
                 cites_included: names(&hood.references),
                 cited_by_included: names(&hood.citers),

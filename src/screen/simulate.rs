@@ -12,7 +12,8 @@ use anyhow::Context;
 
 use super::features::{self, FeatureSet, Weights};
 use super::labels::LabelledId;
-use super::learner::{Learner, SvmParams};
+use super::learner::SvmParams;
+use super::select::Screener;
 use crate::ingest::{IngestOptions, Input, InputFormat};
 use crate::store::Store;
 
@@ -118,7 +119,7 @@ pub fn run(
     max_steps: Option<usize>,
 ) -> (Vec<usize>, Vec<std::time::Duration>) {
     let n = truth.len();
-    let mut learner = Learner::new(&fs.rows, fs.dim(), svm);
+    let mut model = Screener::new(fs, svm);
     let mut labelled: Vec<(usize, bool)> = vec![(priors.0, truth[priors.0]), (priors.1, truth[priors.1])];
     let mut done = vec![false; n];
     done[priors.0] = true;
@@ -128,10 +129,10 @@ pub fn run(
     let last = max_steps.map_or(n, |k| (k + 2).min(n));
     while order.len() < last {
         let started = std::time::Instant::now();
-        learner.fit(&fs.rows, &labelled);
+        model.fit(fs, &labelled);
         let mut best: Option<(usize, f64)> = None;
         for i in (0..n).filter(|i| !done[*i]) {
-            let m = learner.margin(&fs.rows[i]);
+            let m = model.margin(fs, i);
             if best.is_none_or(|(_, b)| m > b) {
                 best = Some((i, m));
             }

@@ -34,6 +34,8 @@ try {
   const before = await screened();
   assert.ok(await page.locator('#candidate mark').count() > 0, 'the model\'s top terms are marked');
   assert.ok(await page.locator('ul.why li').count() > 0, 'the page says why');
+  assert.match(await page.locator('ul.why li').first().textContent(), /^model: (all features|text only)/,
+    'the page names the model that ranked the candidate');
   await page.screenshot({ path: join(out, 'screen.png') });
 
   for (const [id, key] of [['include', 'i'], ['exclude', 'e'], ['skip', 's']]) {

@@ -72,6 +72,10 @@ fn a_review_from_labels_decisions_next_status_export_and_bad_input() {
         assert!(!decided.contains(p["given_id"].as_str().unwrap()));
     }
     assert!(!props[0]["top_terms"].as_array().unwrap().is_empty());
+    // Which model scored them (all features, or text only when it cross-validates better).
+    let model = props[0]["model"].as_str().unwrap();
+    assert!(model.starts_with("all features") || model.starts_with("text only"), "{model}");
+    assert!(ok(&db, &["screen", "next", "sep", "-n", "1"]).contains(&format!("    model: {model}\n")));
     // Of the five, the included ones among them beat the base rate of the rest.
     let truth: std::collections::HashMap<&str, &str> = rows.iter().copied().collect();
     let hits = props.iter().filter(|p| truth[p["given_id"].as_str().unwrap()] == "1").count();

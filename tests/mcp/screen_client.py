@@ -23,6 +23,7 @@ async def main(binary, db, review):
         assert len(props) == 3, props
         scores = [p["score"] for p in props]
         assert all(s is not None for s in scores) and scores == sorted(scores, reverse=True), scores
+        assert all(p["model"].startswith(("all features", "text only")) for p in props), props[0]
         top = props[0]["given_id"]
         message = await error(client, "screen_label", {"review": review, "id": top, "decision": "include"})
         assert "--allow-writes" in message, message

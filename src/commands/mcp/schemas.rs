@@ -319,6 +319,7 @@ pub(super) fn screen_next() -> Arc<Map<String, Value>> {
             "title": {"type": "string"},
             "year": nullable("integer"),
             "score": nullable("number"),
+            "model": nullable("string"),
             "top_terms": {"type": "array", "items": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "number"}]}},
             "cites_included": {"type": "array", "items": {"type": "string"}},
             "cited_by_included": {"type": "array", "items": {"type": "string"}},

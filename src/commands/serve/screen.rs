@@ -121,6 +121,7 @@ async fn page(State(app): State<Arc<App>>, Query(p): Query<PageParams>) -> Respo
                             @if let Some(sc) = pr.score { " · score " (format!("{sc:.3}")) } }
                         p #abstract { (mark_terms(&view.abstract_, &view.marked, analyzer)) }
                         ul.why {
+                            @if let Some(m) = &pr.model { li { "model: " (m) } }
                             @if !pr.top_terms.is_empty() { li { "terms: " (pr.top_terms.iter().map(|(t, _)| t.as_str()).collect::<Vec<_>>().join(", ")) } }
                             @if !pr.cites_included.is_empty() { li { "cites included: " (pr.cites_included.join(", ")) } }
                             @if !pr.cited_by_included.is_empty() { li { "cited by included: " (pr.cited_by_included.join(", ")) } }
