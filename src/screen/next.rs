@@ -139,7 +139,7 @@ impl Model {
         let mut terms: Vec<(String, f64)> = self.fs.rows[i]
             .iter()
             .filter_map(|&(j, v)| match &self.fs.names[j as usize] {
-                Feature::Term(t) => Some((t.clone(), l.weight(j) * v as f64)),
+                Feature::Term(t) => Some((t.clone(), l.weight(&self.fs, j) * v as f64)),
                 _ => None,
             })
             .filter(|(_, c)| *c > 0.0)

@@ -21,8 +21,6 @@
 //! decisions choose alike. [`MIN_INCLUDED`] was chosen among 3, 10 and 20 on
 //! the three tuning reviews (docs/SCREENING.md).
 
-use serde::Serialize;
-
 use super::features::{Feature, FeatureSet, Row};
 use super::learner::{Learner, SvmParams};
 
@@ -34,31 +32,30 @@ pub const EVERY: usize = 10;
 pub const FOLDS: usize = 5;
 
 /// Which model ranks, and on what evidence.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Choice {
-    /// `"all features"` or `"text only"`.
-    pub model: &'static str,
-    /// The decisions the comparison was made on (0: not compared yet).
+    /// The text-only model ranks (else the one over all features).
+    pub text_only: bool,
+    /// The decisions the last comparison was made on (0: not compared yet).
     pub compared_on: usize,
-    /// Cross-validated ROC areas of the full and the text-only model.
-    pub auc_all: Option<f64>,
-    pub auc_text: Option<f64>,
+    /// That comparison's cross-validated ROC areas: all features, text only.
+    pub aucs: Option<(f64, f64)>,
 }
 
 impl Choice {
-    fn initial() -> Choice {
-        Choice { model: "all features", compared_on: 0, auc_all: None, auc_text: None }
+    pub fn model(&self) -> &'static str {
+        if self.text_only { "text only" } else { "all features" }
     }
 
     /// One line for people: which model and why.
     pub fn describe(&self) -> String {
-        match (self.auc_all, self.auc_text) {
-            (Some(a), Some(t)) => format!(
+        match self.aucs {
+            Some((a, t)) => format!(
                 "{} (cross-validated ROC area on the first {} decisions: all features {a:.3}, text only {t:.3})",
-                self.model, self.compared_on
+                self.model(),
+                self.compared_on
             ),
-            _ if self.compared_on == 0 => format!("{} (not compared before {MIN_INCLUDED} includes)", self.model),
-            _ => self.model.to_string(),
+            None => format!("{} (not compared before {MIN_INCLUDED} includes)", self.model()),
         }
     }
 }
@@ -81,7 +78,7 @@ impl Screener {
             let l = Learner::new(&text_rows, fs.dim(), svm);
             (text_rows, l)
         });
-        Screener { svm, full: Learner::new(&fs.rows, fs.dim(), svm), text, choice: Choice::initial() }
+        Screener { svm, full: Learner::new(&fs.rows, fs.dim(), svm), text, choice: Choice::default() }
     }
 
     /// Retrains both models on the decisions (`(row, included)`, in the order
@@ -97,29 +94,27 @@ impl Screener {
         }
         let auc_all = cross_validated_auc(&fs.rows, fs.dim(), prefix, self.svm);
         let auc_text = cross_validated_auc(rows, fs.dim(), prefix, self.svm);
-        let model = if auc_text > auc_all { "text only" } else { "all features" };
-        self.choice = Choice { model, compared_on: upto, auc_all: Some(auc_all), auc_text: Some(auc_text) };
+        self.choice = Choice { text_only: auc_text > auc_all, compared_on: upto, aucs: Some((auc_all, auc_text)) };
     }
 
-    fn chosen(&self) -> (&Learner, bool) {
+    /// The model that ranks, with the rows it reads.
+    fn chosen<'a>(&'a self, fs: &'a FeatureSet) -> (&'a Learner, &'a [Row]) {
         match &self.text {
-            Some((_, l)) if self.choice.model == "text only" => (l, true),
-            _ => (&self.full, false),
+            Some((rows, l)) if self.choice.text_only => (l, rows),
+            _ => (&self.full, &fs.rows),
         }
     }
 
     /// The chosen model's margin for row `i` (higher: more likely included).
     pub fn margin(&self, fs: &FeatureSet, i: usize) -> f64 {
-        match self.chosen() {
-            (l, true) => l.margin(&self.text.as_ref().expect("the text model").0[i]),
-            (l, false) => l.margin(&fs.rows[i]),
-        }
+        let (l, rows) = self.chosen(fs);
+        l.margin(&rows[i])
     }
 
     /// The chosen model's weight of feature `j` (0 for a non-text feature
     /// when the text-only model ranks).
-    pub fn weight(&self, j: u32) -> f64 {
-        self.chosen().0.weight(j)
+    pub fn weight(&self, fs: &FeatureSet, j: u32) -> f64 {
+        self.chosen(fs).0.weight(j)
     }
 
     pub fn choice(&self) -> &Choice {
@@ -218,18 +213,19 @@ mod tests {
         let mut s = Screener::new(&fs, SvmParams::default());
         s.fit(&fs, &labelled[..9]);
         assert_eq!(s.choice().compared_on, 0, "3 includes: not compared yet");
-        assert_eq!(s.choice().model, "all features");
+        assert_eq!(s.choice().model(), "all features");
+        assert!(s.choice().describe().starts_with("all features (not compared before 10 includes)"));
         s.fit(&fs, &labelled);
         assert_eq!(s.choice().compared_on, 60);
-        assert_eq!(s.choice().model, "text only", "{:?}", s.choice());
-        assert_eq!(s.weight(2), 0.0);
-        let (a, b) = (s.choice().auc_all.unwrap(), s.choice().auc_text.unwrap());
+        assert_eq!(s.choice().model(), "text only", "{:?}", s.choice());
+        assert_eq!(s.weight(&fs, 2), 0.0);
+        let (a, b) = s.choice().aucs.unwrap();
         assert!(b > a && b < 1.0, "{a} {b}");
 
         let (fs, labelled) = make(true);
         let mut s = Screener::new(&fs, SvmParams::default());
         s.fit(&fs, &labelled);
-        assert_eq!(s.choice().model, "all features", "{:?}", s.choice());
+        assert_eq!(s.choice().model(), "all features", "{:?}", s.choice());
         assert!(s.margin(&fs, 3) > s.margin(&fs, 1));
     }
 
