@@ -20,7 +20,7 @@ use rusqlite::{Connection, params};
 use serde::Serialize;
 
 use super::read::resolve_on;
-use super::{Handle, Notes, Store, explain, open_for_writing, write_transaction};
+use super::{Handle, Notes, Store, Written, explain, open_for_writing, write_transaction_of};
 use crate::choice::Choice;
 use crate::paper::PaperId;
 
@@ -203,7 +203,7 @@ pub struct UserEdit<'c> {
 /// is lost). Nothing is written unless `f` succeeds.
 pub fn edit<T>(path: &Path, notes: Notes, f: impl FnOnce(&UserEdit) -> anyhow::Result<T>) -> anyhow::Result<T> {
     let mut conn = open_for_writing(path, notes).map_err(|e| explain(e, path))?;
-    write_transaction(&mut conn, |tx| f(&UserEdit { conn: tx })).map_err(|e| explain(e, path))
+    write_transaction_of(&mut conn, Written::UserTables, |tx| f(&UserEdit { conn: tx })).map_err(|e| explain(e, path))
 }
 
 /// The time as the user's tables store it: UTC, RFC 3339, to the millisecond.

@@ -21,6 +21,7 @@ pub(super) const MIGRATIONS: &[(&str, &str)] = &[
     ("012_screening.sql", include_str!("../../migrations/012_screening.sql")),
     ("013_zotero.sql", include_str!("../../migrations/013_zotero.sql")),
     ("014_passage_vectors.sql", include_str!("../../migrations/014_passage_vectors.sql")),
+    ("015_generation.sql", include_str!("../../migrations/015_generation.sql")),
 ];
 
 /// The schema version this binary writes and reads.

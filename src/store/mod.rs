@@ -382,8 +382,31 @@ pub(in crate::store) fn write_transaction<T>(
     conn: &mut Connection,
     fill: impl FnOnce(&Connection) -> anyhow::Result<T>,
 ) -> anyhow::Result<T> {
+    write_transaction_of(conn, Written::Content, fill)
+}
+
+/// What a write transaction may change.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(in crate::store) enum Written {
+    /// The index's content (papers, links, vectors, …): the transaction
+    /// moves the index's generation ([`Store::generation`]) on.
+    Content,
+    /// Only the user's own tables (marks, watches, screening decisions).
+    UserTables,
+}
+
+/// [`write_transaction`], saying what it changes.
+pub(in crate::store) fn write_transaction_of<T>(
+    conn: &mut Connection,
+    written: Written,
+    fill: impl FnOnce(&Connection) -> anyhow::Result<T>,
+) -> anyhow::Result<T> {
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).context("cannot start a write")?;
     let out = fill(&tx)?;
+    if written == Written::Content {
+        tx.execute("UPDATE index_generation SET generation = generation + 1 WHERE id = 1", [])
+            .context("cannot move the index's generation on")?;
+    }
     failpoint("before-commit");
     tx.commit().context("cannot commit")?;
     failpoint("after-commit");

@@ -62,6 +62,16 @@ pub struct Posting {
 }
 
 impl Store {
+    /// The index's generation: a number that changes with every write to its
+    /// content and not with a write to the user's tables alone
+    /// (`index_generation`, migrations/015_generation.sql).
+    pub fn generation(&self) -> anyhow::Result<i64> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT generation FROM index_generation WHERE id = 1")?
+            .query_row([], |r| r.get(0))?)
+    }
+
     /// The single `index_meta` row.
     pub fn meta(&self) -> anyhow::Result<IndexMeta> {
         self.conn
