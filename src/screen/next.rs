@@ -47,38 +47,147 @@ pub struct Model {
     decided: Vec<Option<bool>>,
     fs: FeatureSet,
     learner: Option<Screener>,
+    /// The decisions the learner was trained on (row, included), oldest first.
+    labelled: Vec<(usize, bool)>,
+    svm: SvmParams,
+    weights: Weights,
+    /// The index generation the features were built from.
+    generation: i64,
 }
 
-/// Trains the model of review `name` on its decisions.
-pub fn model(store: &Store, name: &str, weights: Weights, svm: SvmParams) -> anyhow::Result<Model> {
-    anyhow::ensure!(store.screen_review(name)?.is_some(), "no review `{name}`");
-    let mut cands = store.screen_candidates(name)?;
-    cands.sort_by_key(|c| c.pos);
-    let mut given = Vec::new();
-    let mut papers = Vec::new();
-    let mut docs = Vec::new();
-    let mut decided = Vec::new();
+/// Passes at most per retrain of a live review (a simulation uses the
+/// settings' own).
+const LIVE_PASSES: usize = 200;
+
+/// Each candidate's decision, and the decisions in the order they were made.
+fn decisions(cands: &[crate::store::CandidateRow]) -> (Vec<Option<bool>>, Vec<(usize, bool)>) {
     let mut order: Vec<(i64, usize, bool)> = Vec::new();
-    for (i, c) in cands.into_iter().enumerate() {
-        let paper = store.resolve(&c.given_id)?.unwrap_or(c.paper_id);
-        docs.push(store.doc_of(&paper)?);
+    for (i, c) in cands.iter().enumerate() {
         if let Some(d) = &c.decision {
             order.push((d.seq, i, d.included));
         }
-        decided.push(c.decision.map(|d| d.included));
+    }
+    order.sort();
+    let decided = cands.iter().map(|c| c.decision.as_ref().map(|d| d.included)).collect();
+    (decided, order.iter().map(|&(_, i, y)| (i, y)).collect())
+}
+
+/// The review's candidates, by position.
+fn candidates(store: &Store, name: &str) -> anyhow::Result<Vec<crate::store::CandidateRow>> {
+    anyhow::ensure!(store.screen_review(name)?.is_some(), "no review `{name}`");
+    let mut cands = store.screen_candidates(name)?;
+    cands.sort_by_key(|c| c.pos);
+    Ok(cands)
+}
+
+/// Trains the model of review `name` on its decisions, from zero.
+pub fn model(store: &Store, name: &str, weights: Weights, svm: SvmParams) -> anyhow::Result<Model> {
+    let generation = store.generation()?;
+    let cands = candidates(store, name)?;
+    let (decided, labelled) = decisions(&cands);
+    let mut given = Vec::new();
+    let mut papers = Vec::new();
+    let mut docs = Vec::new();
+    for c in cands {
+        let paper = store.resolve(&c.given_id)?.unwrap_or(c.paper_id);
+        docs.push(store.doc_of(&paper)?);
         given.push(c.given_id);
         papers.push(paper);
     }
-    order.sort();
     let fs = features::build(store, &docs, weights)?;
-    let labelled: Vec<(usize, bool)> = order.iter().map(|&(_, i, y)| (i, y)).collect();
-    let both = labelled.iter().any(|l| l.1) && labelled.iter().any(|l| !l.1);
-    let learner = both.then(|| {
-        let mut l = Screener::new(&fs, SvmParams { max_passes: 200, ..svm });
-        l.fit(&fs, &labelled);
-        l
-    });
-    Ok(Model { given, papers, docs, decided, fs, learner })
+    let svm = SvmParams { max_passes: LIVE_PASSES, ..svm };
+    let mut m =
+        Model { given, papers, docs, decided, fs, learner: None, labelled: Vec::new(), svm, weights, generation };
+    m.fit(labelled);
+    Ok(m)
+}
+
+impl Model {
+    /// Retrains on `labelled`: from the last solution when the decisions
+    /// only grew since, else from zero (a decision changed or was undone).
+    fn fit(&mut self, labelled: Vec<(usize, bool)>) {
+        let grew = labelled.starts_with(&self.labelled);
+        let both = labelled.iter().any(|l| l.1) && labelled.iter().any(|l| !l.1);
+        self.learner = if both {
+            let mut l = match self.learner.take() {
+                Some(l) if grew => l,
+                _ => Screener::new(&self.fs, self.svm),
+            };
+            l.fit(&self.fs, &labelled);
+            Some(l)
+        } else {
+            None
+        };
+        self.labelled = labelled;
+    }
+
+    /// Brings a kept model up to the review's decisions; `false` when it
+    /// cannot be (another index generation, other candidates, other settings).
+    fn refresh(&mut self, store: &Store, name: &str, weights: Weights, svm: SvmParams) -> anyhow::Result<bool> {
+        let svm = SvmParams { max_passes: LIVE_PASSES, ..svm };
+        if store.generation()? != self.generation || weights != self.weights || svm != self.svm {
+            return Ok(false);
+        }
+        let cands = candidates(store, name)?;
+        if cands.len() != self.given.len() || cands.iter().zip(&self.given).any(|(c, g)| c.given_id != *g) {
+            return Ok(false);
+        }
+        let (decided, labelled) = decisions(&cands);
+        self.decided = decided;
+        self.fit(labelled);
+        Ok(true)
+    }
+}
+
+/// Reviews' models kept between requests by a long-lived process (the page,
+/// the MCP server). A review's features are built once per index
+/// generation ([`Store::generation`]: a decision does not change it, an
+/// ingest does); each request rereads the decisions and retrains from the
+/// last solution, as `screen simulate` does, instead of from zero as a
+/// `screen next` process must.
+#[derive(Default)]
+pub struct Models {
+    /// By review name, the most recently used last.
+    kept: std::sync::Mutex<Vec<(String, Model)>>,
+}
+
+/// The reviews a [`Models`] keeps at once (the least recently used goes).
+const KEPT_REVIEWS: usize = 4;
+
+impl Models {
+    /// `f` on review `name`'s model, up to date with its decisions.
+    pub fn with<T>(
+        &self,
+        store: &Store,
+        name: &str,
+        weights: Weights,
+        svm: SvmParams,
+        f: impl FnOnce(&Model) -> anyhow::Result<T>,
+    ) -> anyhow::Result<T> {
+        // A panic while a model was being updated leaves it half done: start over.
+        let mut kept = self.kept.lock().unwrap_or_else(|poisoned| {
+            let mut k = poisoned.into_inner();
+            k.clear();
+            k
+        });
+        let at = kept.iter().position(|(n, _)| n == name);
+        let fresh = match at.map(|i| kept.remove(i).1) {
+            Some(mut m) => {
+                if m.refresh(store, name, weights, svm)? {
+                    m
+                } else {
+                    model(store, name, weights, svm)?
+                }
+            }
+            None => model(store, name, weights, svm)?,
+        };
+        if kept.len() >= KEPT_REVIEWS {
+            kept.remove(0);
+        }
+        let out = f(&fresh);
+        kept.push((name.to_string(), fresh));
+        out
+    }
 }
 
 impl Model {

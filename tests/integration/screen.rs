@@ -291,3 +291,57 @@ fn the_screening_page_in_a_real_browser() {
     assert!(line(done["excluded"].as_str().unwrap()).unwrap().contains(",exclude,"), "{csv}");
     assert!(line(done["skipped"].as_str().unwrap()).is_none(), "a skipped candidate stays undecided");
 }
+
+/// A long-lived process's kept models (`screen::next::Models`, the page's and
+/// MCP's): decisions made by another process are followed without a rebuild
+/// (they leave the index's generation alone, as a mark does), and an ingest
+/// that changes a candidate's text moves the generation on and is seen.
+#[test]
+fn kept_models_follow_decisions_and_rebuild_after_an_ingest() {
+    use crate::common::{Paper, build_papers};
+    use litindex::screen::next::{Models, model};
+    use litindex::screen::{SvmParams, Weights};
+
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("k.db");
+    let topic = |t: &str, i: usize| -> Paper {
+        let (title, abs) = if t == "a" {
+            ("sparse attention transformers", "sparse attention heads route tokens in long transformers")
+        } else {
+            ("protein folding kinetics", "folding pathways of small proteins measured by kinetics")
+        };
+        Paper { id: format!("{t}{i}"), title: format!("{title} {i}"), abstract_: abs.into(), ..Paper::default() }
+    };
+    let papers: Vec<Paper> = (0..12).flat_map(|i| [topic("a", i), topic("b", i)]).collect();
+    let store = build_papers(&db, &papers, litindex::bm25::Bm25::default());
+    ok(&db, &["screen", "new", "r", "--all"]);
+    ok(&db, &["screen", "label", "r", "a0", "include"]);
+    ok(&db, &["screen", "label", "r", "b0", "exclude"]);
+    let ids = |p: Vec<litindex::screen::next::Proposal>| -> Vec<String> { p.into_iter().map(|p| p.given_id).collect() };
+    let (w, s) = (Weights::default(), SvmParams::default());
+    let models = Models::default();
+    let kept = models.with(&store, "r", w, s, |m| m.next(&store, 30)).unwrap();
+    assert_eq!(ids(kept.clone()), ids(model(&store, "r", w, s).unwrap().next(&store, 30).unwrap()));
+    assert!(kept[..11].iter().all(|p| p.given_id.starts_with('a')), "{:?}", ids(kept));
+
+    let generation = store.generation().unwrap();
+    ok(&db, &["screen", "label", "r", "a1", "include"]);
+    ok(&db, &["screen", "label", "r", "b1", "exclude"]);
+    ok(&db, &["mark", "a2", "favorite"]);
+    assert_eq!(store.generation().unwrap(), generation, "decisions and marks are not content");
+    let kept = ids(models.with(&store, "r", w, s, |m| m.next(&store, 30)).unwrap());
+    assert_eq!(kept.len(), 20, "the two new decisions are followed: {kept:?}");
+    assert!(!kept.iter().any(|id| id == "a1" || id == "b1"));
+    assert!(kept[..10].iter().all(|id| id.starts_with('a')), "{kept:?}");
+
+    // b5's text becomes topic a's: only a rebuilt model ranks it with them.
+    let changed = dir.path().join("changed.jsonl");
+    let b5 = Paper { id: "b5".into(), ..topic("a", 5) };
+    std::fs::write(&changed, serde_json::to_string(&b5).unwrap()).unwrap();
+    ok(&db, &["ingest", "-q", "--format", "paper", changed.to_str().unwrap()]);
+    assert_ne!(store.generation().unwrap(), generation, "an ingest is content");
+    let kept = models.with(&store, "r", w, s, |m| m.next(&store, 30)).unwrap();
+    let at = kept.iter().position(|p| p.given_id == "b5").unwrap();
+    assert!(kept[at].top_terms.iter().any(|(t, _)| t == "attention"), "{:?}", kept[at]);
+    assert!(at < 11, "b5 now reads as topic a: {:?}", ids(kept));
+}

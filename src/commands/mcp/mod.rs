@@ -58,11 +58,13 @@ pub(crate) struct Litindex {
     db: Option<PathBuf>,
     allow_writes: bool,
     tool_router: ToolRouter<Self>,
+    /// Screening reviews' models, kept between `screen_next` calls.
+    models: std::sync::Arc<litindex::screen::next::Models>,
 }
 
 impl Litindex {
     fn new(db: Option<PathBuf>, allow_writes: bool) -> Self {
-        Litindex { db, allow_writes, tool_router: Self::registry(allow_writes) }
+        Litindex { db, allow_writes, tool_router: Self::registry(allow_writes), models: Default::default() }
     }
 
     /// Every tool the server offers. A tool from another part of litindex

@@ -12,7 +12,7 @@ use serde_json::json;
 use super::page::text;
 use super::{Litindex, lenient, one_line, schemas, structured};
 use crate::commands::print_note;
-use litindex::screen::{SvmParams, Weights, next, review, status};
+use litindex::screen::{SvmParams, Weights, review, status};
 
 /// The most candidates one `screen_next` call proposes.
 const MAX_NEXT: u64 = 20;
@@ -71,7 +71,7 @@ impl Litindex {
             return Err(format!("n must be 1 to {MAX_NEXT}, got {n}"));
         }
         let proposals = self.with_store(|store| {
-            next::model(store, &p.review, Weights::default(), SvmParams::default())?.next(store, n as usize)
+            self.models.with(store, &p.review, Weights::default(), SvmParams::default(), |m| m.next(store, n as usize))
         })?;
         Ok(structured(json!({ "review": p.review, "proposals": proposals })))
     }

@@ -52,6 +52,8 @@ pub(super) struct App {
     token: String,
     /// The address actually bound (port 0 resolved).
     bound: SocketAddr,
+    /// Screening reviews' models, kept between page loads.
+    models: litindex::screen::next::Models,
 }
 
 impl App {
@@ -175,7 +177,7 @@ pub fn run(args: &ServeArgs, store: &Store, out: &mut dyn Write) -> anyhow::Resu
         let host = if host.contains(':') { format!("[{host}]") } else { host };
         writeln!(out, "litindex: serving {} on http://{host}:{}/ (Ctrl-C stops)", db.display(), bound.port())?;
         out.flush()?;
-        let app = Arc::new(App { db, allow_writes: args.allow_writes, token, bound });
+        let app = Arc::new(App { db, allow_writes: args.allow_writes, token, bound, models: Default::default() });
         let router = routes::router(app.clone()).layer(axum::middleware::from_fn_with_state(app, guard));
         let limits = conn::Limits {
             max_connections: args.max_connections as usize,
@@ -191,7 +193,13 @@ mod tests {
     use super::*;
 
     fn app(bound: &str) -> App {
-        App { db: PathBuf::new(), allow_writes: false, token: String::new(), bound: bound.parse().unwrap() }
+        App {
+            db: PathBuf::new(),
+            allow_writes: false,
+            token: String::new(),
+            bound: bound.parse().unwrap(),
+            models: Default::default(),
+        }
     }
 
     #[test]

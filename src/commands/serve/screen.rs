@@ -20,7 +20,7 @@ use super::App;
 use crate::commands::print_note;
 use litindex::screen::next::Proposal;
 use litindex::screen::status::Status;
-use litindex::screen::{SvmParams, Weights, next, review, status};
+use litindex::screen::{SvmParams, Weights, review, status};
 
 /// The routes, added to the server's router (the POST only with `--allow-writes`).
 pub(super) fn routes(router: Router<Arc<App>>, allow_writes: bool) -> Router<Arc<App>> {
@@ -75,8 +75,11 @@ async fn page(State(app): State<Arc<App>>, Query(p): Query<PageParams>) -> Respo
             return Ok(View { reviews, status: None, proposal: None, abstract_: String::new(), marked: Vec::new() });
         }
         let st = status::status(&store, &review)?;
-        let model = next::model(&store, &review, Weights::default(), SvmParams::default())?;
-        let proposal = model.next(&store, skip + 1)?.into_iter().nth(skip);
+        let proposal = app
+            .models
+            .with(&store, &review, Weights::default(), SvmParams::default(), |m| m.next(&store, skip + 1))?
+            .into_iter()
+            .nth(skip);
         let (abstract_, marked) = match &proposal {
             Some(pr) => {
                 let a = store.paper(&pr.paper_id)?.map(|x| x.abstract_).unwrap_or_default();
