@@ -67,6 +67,10 @@ pub struct Screener {
     full: Learner,
     /// The text-only rows and model; `None` when the features are text only.
     text: Option<(Vec<Row>, Learner)>,
+    /// The fold models of the last comparison (all features, then text
+    /// only), each warm-started at the next from its own solution: decision
+    /// `k` stays in fold `k mod FOLDS`, so a fold's training set only grows.
+    folds: Vec<Learner>,
     choice: Choice,
 }
 
@@ -78,7 +82,13 @@ impl Screener {
             let l = Learner::new(&text_rows, fs.dim(), svm);
             (text_rows, l)
         });
-        Screener { svm, full: Learner::new(&fs.rows, fs.dim(), svm), text, choice: Choice::default() }
+        Screener {
+            svm,
+            full: Learner::new(&fs.rows, fs.dim(), svm),
+            text,
+            folds: Vec::new(),
+            choice: Choice::default(),
+        }
     }
 
     /// Retrains both models on the decisions (`(row, included)`, in the order
@@ -92,8 +102,14 @@ impl Screener {
         if upto == self.choice.compared_on || prefix.iter().filter(|l| l.1).count() < MIN_INCLUDED {
             return;
         }
-        let auc_all = cross_validated_auc(&fs.rows, fs.dim(), prefix, self.svm);
-        let auc_text = cross_validated_auc(rows, fs.dim(), prefix, self.svm);
+        if self.folds.is_empty() {
+            let (dim, svm) = (fs.dim(), self.svm);
+            self.folds = (0..FOLDS).map(|_| Learner::new(&fs.rows, dim, svm)).collect();
+            self.folds.extend((0..FOLDS).map(|_| Learner::new(rows, dim, svm)));
+        }
+        let (all_folds, text_folds) = self.folds.split_at_mut(FOLDS);
+        let auc_all = cross_validated_auc(all_folds, &fs.rows, prefix);
+        let auc_text = cross_validated_auc(text_folds, rows, prefix);
         self.choice = Choice { text_only: auc_text > auc_all, compared_on: upto, aucs: Some((auc_all, auc_text)) };
     }
 
@@ -130,13 +146,13 @@ fn text_only(fs: &FeatureSet) -> Vec<Row> {
         .collect()
 }
 
-/// The ROC area of [`FOLDS`]-fold cross-validated margins over `labelled`.
-fn cross_validated_auc(rows: &[Row], dim: usize, labelled: &[(usize, bool)], svm: SvmParams) -> f64 {
+/// The ROC area of [`FOLDS`]-fold cross-validated margins over `labelled`,
+/// fold `f` trained (from its last solution) by `folds[f]`.
+fn cross_validated_auc(folds: &mut [Learner], rows: &[Row], labelled: &[(usize, bool)]) -> f64 {
     let mut scored: Vec<(f64, bool)> = Vec::with_capacity(labelled.len());
-    for fold in 0..FOLDS {
+    for (fold, l) in folds.iter_mut().enumerate() {
         let train: Vec<(usize, bool)> =
             labelled.iter().enumerate().filter(|(k, _)| k % FOLDS != fold).map(|(_, l)| *l).collect();
-        let mut l = Learner::new(rows, dim, svm);
         l.fit(rows, &train);
         scored.extend(labelled.iter().skip(fold).step_by(FOLDS).map(|&(i, y)| (l.margin(&rows[i]), y)));
     }
