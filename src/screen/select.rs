@@ -13,12 +13,15 @@
 //! - then, at every [`EVERY`]-th decision, each model is scored by the area
 //!   under the ROC curve of its [`FOLDS`]-fold cross-validated margins over
 //!   the decisions so far (decision `k` in fold `k mod FOLDS`, each fold's
-//!   model trained from scratch on the others); the text-only model takes
-//!   over when its area is strictly larger, else the full model keeps it.
+//!   model trained on the others, from its solution at the last comparison);
+//!   the text-only model takes over when its area is strictly larger, else
+//!   the full model keeps it.
 //!
 //! The choice depends only on the first `EVERY · ⌊decisions / EVERY⌋`
-//! decisions, so a live review (`screen next`) and a simulation of the same
-//! decisions choose alike. [`MIN_INCLUDED`] was chosen among 3, 10 and 20 on
+//! decisions, so a live review and a simulation of the same decisions
+//! choose alike, up to the solver's tolerance (a `screen next` process
+//! trains its fold models from zero; the page, MCP and a simulation from
+//! their last solution). [`MIN_INCLUDED`] was chosen among 3, 10 and 20 on
 //! the three tuning reviews (docs/SCREENING.md).
 
 use super::features::{Feature, FeatureSet, Row};
@@ -103,7 +106,11 @@ impl Screener {
             return;
         }
         if self.folds.is_empty() {
-            let (dim, svm) = (fs.dim(), self.svm);
+            // At most the default passes per fold fit (a live review's models
+            // take up to 200): the comparison is the same in `screen next`,
+            // on the page and in a simulation, and costs 10 short fits.
+            let passes = self.svm.max_passes.min(SvmParams::default().max_passes);
+            let (dim, svm) = (fs.dim(), SvmParams { max_passes: passes, ..self.svm });
             self.folds = (0..FOLDS).map(|_| Learner::new(&fs.rows, dim, svm)).collect();
             self.folds.extend((0..FOLDS).map(|_| Learner::new(rows, dim, svm)));
         }
