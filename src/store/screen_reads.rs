@@ -22,7 +22,8 @@ impl Store {
     pub fn neighbourhoods(&self, docs: &[i64]) -> anyhow::Result<Vec<Neighbourhood>> {
         let mut node_of = self.conn.prepare_cached(
             // By the paper's id (unique in both tables): `nodes.doc` has no
-            // index, and a scan per candidate cost 0.6 s on 1,175 candidates.
+            // index, and a scan per candidate was 45 % of a profile of
+            // `screen next` on 1,175 candidates.
             "SELECT n.node FROM papers AS p JOIN nodes AS n ON n.id = p.id WHERE p.doc = ?1",
         )?;
         let mut adj = self.conn.prepare_cached("SELECT dir, nbr FROM adjacency WHERE node = ?1 ORDER BY dir, nbr")?;
