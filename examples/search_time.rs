@@ -8,8 +8,10 @@
 //! first (warm caches), then once timed.
 //!
 //! ```sh
-//! cargo run --release --example search_time -- DB QUERIES.txt OUT [N]
+//! cargo run --release --example search_time -- DB QUERIES.txt OUT [N] [hops|cli]
 //! ```
+//!
+//! The fifth argument times one of the two searches only (for a profile of it).
 
 use std::io::Write;
 use std::time::Instant;
@@ -19,7 +21,9 @@ use litindex::store::Store;
 
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    anyhow::ensure!(args.len() >= 3, "usage: search_time DB QUERIES.txt OUT [N]");
+    anyhow::ensure!(args.len() >= 3, "usage: search_time DB QUERIES.txt OUT [N] [hops|cli]");
+    let only = args.get(4).map(String::as_str);
+    anyhow::ensure!(matches!(only, None | Some("hops" | "cli")), "the fifth argument is hops or cli");
     let store = Store::open(std::path::Path::new(&args[0]))?;
     let n: usize = args.get(3).map(|s| s.parse()).transpose()?.unwrap_or(usize::MAX);
     let queries: Vec<String> =
@@ -35,6 +39,9 @@ fn main() -> anyhow::Result<()> {
         Ok(resolve(&store, &choices)?.request)
     };
     for (name, weighted) in [("bench search (by-hops, scores)", false), ("CLI default (snippets)", true)] {
+        if only.is_some_and(|o| (o == "cli") != weighted) {
+            continue;
+        }
         let run = |q: &str| -> anyhow::Result<_> {
             let r = if weighted { cli(q)? } else { SearchRequest { query: q.to_string(), ..bench.clone() } };
             search(&store, &r, None)

@@ -80,6 +80,9 @@ pub type Node = i64;
 /// A map by node (a fixed, fast hash: nodes are a store's integers, not user input).
 pub(crate) type NodeMap<V> = HashMap<Node, V, foldhash::fast::FixedState>;
 
+/// Every id a walk reached, with its distance (a search's walk: in no order).
+pub type Reached = HashMap<String, u32, foldhash::fast::FixedState>;
+
 /// Who is linked to whom, by integer node. An id maps to its node once at
 /// the start of a walk and back once at the end ([`bfs`]); the walk itself
 /// runs over integers.

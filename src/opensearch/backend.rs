@@ -351,7 +351,7 @@ impl<'a> Retriever for Remote<'a> {
     }
 
     fn walk(&mut self, seeds: &[String], hops: u32, direction: Direction) -> anyhow::Result<Walk<Node>> {
-        Ok((bfs(&self.graph, seeds, hops, direction)?, Papers::default()))
+        Ok((bfs(&self.graph, seeds, hops, direction)?.into_iter().collect(), Papers::default()))
     }
 
     fn papers(&mut self, ids: &[&String]) -> anyhow::Result<Papers<Node>> {

@@ -150,7 +150,7 @@ impl<'r> Prepared<'r> {
     }
 
     /// Joins the walk from the favorites into the seeds' walk: each paper at its nearest distance.
-    pub(super) fn join_walk(&self, reached: &mut BTreeMap<String, u32>) {
+    pub(super) fn join_walk(&self, reached: &mut super::retriever::Reached) {
         for (id, &d) in &self.hops {
             reached.entry(id.clone()).and_modify(|e| *e = (*e).min(d)).or_insert(d);
         }

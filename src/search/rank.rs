@@ -256,13 +256,21 @@ pub(crate) fn rank<R: Retriever>(
             reached,
         });
     }
-    scored.sort_by(|a, b| b.final_score.total_cmp(&a.final_score).then_with(|| a.id.cmp(&b.id)));
     let hit_count = scored.len();
-    let top_score = scored.first().map_or(0.0, |h| h.final_score);
+    let top_score = scored.iter().map(|h| h.final_score).max_by(f64::total_cmp).unwrap_or(0.0);
     let average_score =
         if hit_count == 0 { 0.0 } else { scored.iter().map(|h| h.final_score).sum::<f64>() / hit_count as f64 };
+    // Best first, ties by id (unique in the merge: a total order). Only the
+    // hits up to the page's end are sorted; the rest are only counted.
+    let order =
+        |a: &Scored<R::Doc>, b: &Scored<R::Doc>| b.final_score.total_cmp(&a.final_score).then_with(|| a.id.cmp(&b.id));
+    let end = request.limit.map_or(hit_count, |l| request.offset.saturating_add(l)).min(hit_count);
+    if end < hit_count {
+        scored.select_nth_unstable_by(end, order);
+        scored.truncate(end);
+    }
+    scored.sort_unstable_by(order);
     scored.drain(..request.offset.min(scored.len()));
-    scored.truncate(request.limit.unwrap_or(usize::MAX));
 
     // Hydrate the hits shown, as far as the request asks: their details,
     // then their evidence sentences through `evidence`.

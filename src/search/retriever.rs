@@ -9,7 +9,7 @@
 //! merge, score ([`super::score`]), sort, offset and limit, evidence
 //! sentences ([`crate::evidence`]) — the same way for every retriever.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::fmt::Debug;
 use std::hash::Hash;
 
@@ -47,9 +47,12 @@ pub type Papers<D> = HashMap<String, (D, Option<i32>), foldhash::fast::FixedStat
 /// reached, from the first stage's pool), by id.
 pub type Merged<D> = HashMap<String, (D, Option<u32>), foldhash::fast::FixedState>;
 
+/// Every id a walk reached, with its distance.
+pub type Reached = HashMap<String, u32, foldhash::fast::FixedState>;
+
 /// A walk's answer: every reached id with its distance, and the papers
 /// among them whose handles and years came with it.
-pub type Walk<D> = (BTreeMap<String, u32>, Papers<D>);
+pub type Walk<D> = (Reached, Papers<D>);
 
 /// What a merged paper scored, before normalisation.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]

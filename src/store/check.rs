@@ -478,6 +478,16 @@ mod tests {
         let stale = report.invariants.iter().find(|i| i.name == "posting-doc-len").unwrap();
         assert!(!stale.ok && stale.examples[0].starts_with("paper \"c\": postings say doc_len"), "{stale:#?}");
 
+        // A node whose copy of its paper's year went stale (what a walk ranks by).
+        conn.execute("UPDATE nodes SET year = year + 1 WHERE id = 'c'", []).unwrap();
+        let report = check(&conn);
+        let stale = report.invariants.iter().find(|i| i.name == "paper-node").unwrap();
+        assert!(!stale.ok && stale.examples[0].starts_with("paper \"c\""), "{stale:#?}");
+        conn.execute("UPDATE nodes SET year = (SELECT year FROM papers WHERE id = 'c') WHERE id = 'c'", []).unwrap();
+        // A paper's year edited in place is followed by its node.
+        conn.execute("UPDATE papers SET year = 1999 WHERE id = 'c'", []).unwrap();
+        assert_eq!(conn.query_row("SELECT year FROM nodes WHERE id = 'c'", [], |r| r.get::<_, i64>(0)).unwrap(), 1999);
+
         // A paper row gone behind our back: N, lengths, aliases, records and postings all notice.
         conn.execute("DELETE FROM papers WHERE id = 'b'", []).unwrap();
         let names = violated(&check(&conn)).join(" ");

@@ -10,17 +10,24 @@ use super::check::{InvariantResult, Render, by_query, quoted, text};
 const QUERIES: &[(&str, &str, &str, Render)] = &[
     (
         "paper-node",
-        "every paper is a node carrying its doc id",
-        "SELECT p.id, p.doc FROM papers AS p
-         WHERE NOT EXISTS (SELECT 1 FROM nodes AS n WHERE n.id = p.id AND n.doc = p.doc) ORDER BY p.id",
-        |r| format!("paper {} (doc {}) has no node with its doc id", quoted(&r[0]), text(&r[1])),
+        "every paper is a node carrying its doc id and year",
+        "SELECT p.id, p.doc, p.year FROM papers AS p
+         WHERE NOT EXISTS (SELECT 1 FROM nodes AS n WHERE n.id = p.id AND n.doc = p.doc AND n.year IS p.year)
+         ORDER BY p.id",
+        |r| {
+            format!("paper {} (doc {}, year {}) has no node with its doc id and year", quoted(&r[0]), text(&r[1]), text(&r[2]))
+        },
     ),
     (
         "node-paper",
-        "a node with a doc id is that paper",
-        "SELECT n.id, n.doc FROM nodes AS n WHERE n.doc IS NOT NULL
-         AND NOT EXISTS (SELECT 1 FROM papers AS p WHERE p.doc = n.doc AND p.id = n.id) ORDER BY n.id",
-        |r| format!("node {} says doc {}, which is not that paper", quoted(&r[0]), text(&r[1])),
+        "a node with a doc id is that paper; a node without one carries no year",
+        "SELECT n.id, n.doc FROM nodes AS n WHERE (n.doc IS NOT NULL
+         AND NOT EXISTS (SELECT 1 FROM papers AS p WHERE p.doc = n.doc AND p.id = n.id))
+            OR (n.doc IS NULL AND n.year IS NOT NULL) ORDER BY n.id",
+        |r| match r[1] {
+            rusqlite::types::Value::Null => format!("node {} is no paper but carries a year", quoted(&r[0])),
+            _ => format!("node {} says doc {}, which is not that paper", quoted(&r[0]), text(&r[1])),
+        },
     ),
     (
         "adjacency-node",

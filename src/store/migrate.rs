@@ -22,6 +22,7 @@ pub(super) const MIGRATIONS: &[(&str, &str)] = &[
     ("013_zotero.sql", include_str!("../../migrations/013_zotero.sql")),
     ("014_passage_vectors.sql", include_str!("../../migrations/014_passage_vectors.sql")),
     ("015_generation.sql", include_str!("../../migrations/015_generation.sql")),
+    ("016_node_year.sql", include_str!("../../migrations/016_node_year.sql")),
 ];
 
 /// The schema version this binary writes and reads.

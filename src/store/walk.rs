@@ -8,13 +8,14 @@
 //! search never sees another's (or an older snapshot's) edges.
 
 use std::cell::RefCell;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 use rusqlite::params;
 
 use super::Store;
 use super::graph::{DocsAndYears, StoreAdjacency, dirs, sorted};
 use crate::graph::{Adjacency, Direction, Node, NodeMap, walk_by_id};
+use crate::search::retriever::Reached;
 
 /// The stored graph with what this search has read of it.
 pub struct SearchGraph<'a> {
@@ -38,19 +39,22 @@ impl<'a> SearchGraph<'a> {
         seeds: &[String],
         hops: u32,
         direction: Direction,
-    ) -> anyhow::Result<(BTreeMap<String, u32>, DocsAndYears)> {
-        let (dist, mut out) = walk_by_id(self, seeds, hops, direction)?;
+    ) -> anyhow::Result<(Reached, DocsAndYears)> {
+        let (dist, unknown) = walk_by_id(self, seeds, hops, direction)?;
+        let mut out = Reached::default();
+        out.reserve(dist.len() + unknown.len());
+        out.extend(unknown);
         let nodes: Vec<Node> = sorted(&dist.keys().copied().collect::<Vec<_>>());
         let mut stmt = self.store.conn.prepare_cached(
-            "SELECT n.node, n.id, p.doc, p.year FROM json_each(?1) AS j
-             JOIN nodes AS n ON n.node = j.value
-             LEFT JOIN papers AS p INDEXED BY idx_papers_doc_meta ON p.doc = n.doc",
+            "SELECT n.node, n.id, n.doc, n.year FROM json_each(?1) AS j JOIN nodes AS n ON n.node = j.value",
         )?;
         let mut papers = DocsAndYears::default();
+        papers.reserve(dist.len());
         let rows = stmt.query_map([serde_json::to_string(&nodes)?], |r| {
             Ok((r.get::<_, Node>(0)?, r.get::<_, String>(1)?, r.get::<_, Option<i64>>(2)?, r.get::<_, Option<i32>>(3)?))
         })?;
         let mut ids = self.ids.borrow_mut();
+        ids.reserve(dist.len());
         for row in rows {
             let (node, id, doc, year) = row?;
             if let Some(doc) = doc {
