@@ -22,6 +22,7 @@ use crate::bm25::query_terms;
 use crate::candidate::DocScores;
 use crate::embed::SemanticIndex;
 use crate::evidence::EvidenceQuery;
+pub use crate::graph::Reached;
 use crate::graph::{Adjacency, Direction};
 use crate::store::{SearchGraph, Store};
 
@@ -46,9 +47,6 @@ pub type Papers<D> = HashMap<String, (D, Option<i32>), foldhash::fast::FixedStat
 /// The merged set: each paper's handle and walk distance (`None`: not
 /// reached, from the first stage's pool), by id.
 pub type Merged<D> = HashMap<String, (D, Option<u32>), foldhash::fast::FixedState>;
-
-/// Every id a walk reached, with its distance.
-pub type Reached = HashMap<String, u32, foldhash::fast::FixedState>;
 
 /// A walk's answer: every reached id with its distance, and the papers
 /// among them whose handles and years came with it.
