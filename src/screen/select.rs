@@ -10,19 +10,25 @@
 //!
 //! - until [`MIN_INCLUDED`] includes are among the decisions, the full model
 //!   ranks (too few includes to compare on);
-//! - then, at every [`EVERY`]-th decision, each model is scored by the area
-//!   under the ROC curve of its [`FOLDS`]-fold cross-validated margins over
-//!   the decisions so far (decision `k` in fold `k mod FOLDS`, each fold's
-//!   model trained on the others, from its solution at the last comparison);
-//!   the text-only model takes over when its area is strictly larger, else
-//!   the full model keeps it.
+//! - then, for every [`EVERY`]-th decision `c`, each model is scored by the
+//!   area under the ROC curve of its [`FOLDS`]-fold cross-validated margins
+//!   over the first `c` decisions (decision `k` in fold `k mod FOLDS`, each
+//!   fold's model trained on the others, from its solution at the last
+//!   comparison); the text-only model takes over when its area is strictly
+//!   larger, else the full model keeps it. The comparison's `2 · FOLDS`
+//!   fold fits are spread over the decisions `c` to `c + 2 · FOLDS − 1`,
+//!   one fit each ([`Comparison`]), and its choice holds from decision
+//!   `c + 2 · FOLDS − 1`: no decision waits for ten fits at once (the
+//!   simulation's slowest step at 1,000 candidates was 100–239 ms with the
+//!   ten in one step, docs/SCREENING.md).
 //!
-//! The choice depends only on the first `EVERY · ⌊decisions / EVERY⌋`
-//! decisions, so a live review and a simulation of the same decisions
-//! choose alike, up to the solver's tolerance (a `screen next` process
-//! trains its fold models from zero; the page, MCP and a simulation from
-//! their last solution). [`MIN_INCLUDED`] was chosen among 3, 10 and 20 on
-//! the three tuning reviews (docs/SCREENING.md).
+//! The choice depends only on the decisions before the last comparison
+//! finished (the first `c`), so a live review and a simulation of the same
+//! decisions choose alike, up to the solver's tolerance (a `screen next`
+//! process trains its fold models from zero, every fit of its comparisons
+//! at once; the page, MCP and a simulation from their last solution).
+//! [`MIN_INCLUDED`] was chosen among 3, 10 and 20 on the three tuning
+//! reviews (docs/SCREENING.md).
 
 use super::features::{Feature, FeatureSet, Row};
 use super::learner::{Learner, SvmParams};
@@ -33,6 +39,9 @@ pub const MIN_INCLUDED: usize = 10;
 pub const EVERY: usize = 10;
 /// Cross-validation folds.
 pub const FOLDS: usize = 5;
+/// The fold fits of one comparison (each model's [`FOLDS`]), one per decision.
+const FITS: usize = 2 * FOLDS;
+const _: () = assert!(FITS <= EVERY, "a comparison ends before the next begins");
 
 /// Which model ranks, and on what evidence.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -74,7 +83,24 @@ pub struct Screener {
     /// only), each warm-started at the next from its own solution: decision
     /// `k` stays in fold `k mod FOLDS`, so a fold's training set only grows.
     folds: Vec<Learner>,
+    /// The comparison under way, its fits not all made yet.
+    pending: Option<Comparison>,
+    /// Fold fits made so far (at most one per decision coming one at a time).
+    fold_fits: usize,
     choice: Choice,
+}
+
+/// A comparison of the two models on the first `upto` decisions, fit by fit.
+#[derive(Debug, Clone)]
+struct Comparison {
+    upto: usize,
+    /// The decisions it is made on (a live review's may change meanwhile).
+    prefix: Vec<(usize, bool)>,
+    /// Fits made: fit `k` is fold `k / 2` of the full model (even `k`) or
+    /// of the text-only one (odd `k`).
+    made: usize,
+    /// Each model's held-out margins so far: all features, text only.
+    scored: [Vec<(f64, bool)>; 2],
 }
 
 impl Screener {
@@ -90,21 +116,40 @@ impl Screener {
             full: Learner::new(&fs.rows, fs.dim(), svm),
             text,
             folds: Vec::new(),
+            pending: None,
+            fold_fits: 0,
             choice: Choice::default(),
         }
     }
 
     /// Retrains both models on the decisions (`(row, included)`, in the order
-    /// made) and compares them when [`EVERY`] more decisions have come in.
+    /// made) and makes the fits of the comparisons due by now: the one on the
+    /// first `c` decisions (`c` a multiple of [`EVERY`], with at least
+    /// [`MIN_INCLUDED`] includes among them) makes its fit `k` when the
+    /// `c + k`-th decision comes in, and decides at the last.
     pub fn fit(&mut self, fs: &FeatureSet, labelled: &[(usize, bool)]) {
         self.full.fit(&fs.rows, labelled);
         let Some((rows, learner)) = &mut self.text else { return };
         learner.fit(rows, labelled);
-        let upto = labelled.len() / EVERY * EVERY;
-        let prefix = &labelled[..upto];
-        if upto == self.choice.compared_on || prefix.iter().filter(|l| l.1).count() < MIN_INCLUDED {
-            return;
+        let n = labelled.len();
+        let comparable =
+            |upto: usize| upto > 0 && upto <= n && labelled[..upto].iter().filter(|l| l.1).count() >= MIN_INCLUDED;
+        // The comparison whose choice holds now, then the one under way.
+        let now = n / EVERY * EVERY;
+        let decided = if n + 1 >= now + FITS { now } else { now.saturating_sub(EVERY) };
+        if comparable(decided) && self.choice.compared_on != decided {
+            self.compare(fs, labelled, decided, FITS);
         }
+        if now != decided && comparable(now) {
+            self.compare(fs, labelled, now, n + 1 - now);
+        }
+    }
+
+    /// Makes the comparison on the first `upto` decisions up to its fit
+    /// `due` (all [`FITS`]: it decides), going on with the one under way
+    /// when it is on the same decisions.
+    fn compare(&mut self, fs: &FeatureSet, labelled: &[(usize, bool)], upto: usize, due: usize) {
+        let Some((rows, _)) = &self.text else { return };
         if self.folds.is_empty() {
             // At most the default passes per fold fit (a live review's models
             // take up to 200): the comparison is the same in `screen next`,
@@ -114,9 +159,25 @@ impl Screener {
             self.folds = (0..FOLDS).map(|_| Learner::new(&fs.rows, dim, svm)).collect();
             self.folds.extend((0..FOLDS).map(|_| Learner::new(rows, dim, svm)));
         }
-        let (all_folds, text_folds) = self.folds.split_at_mut(FOLDS);
-        let auc_all = cross_validated_auc(all_folds, &fs.rows, prefix);
-        let auc_text = cross_validated_auc(text_folds, rows, prefix);
+        let prefix = &labelled[..upto];
+        let mut c = match self.pending.take() {
+            Some(c) if c.upto == upto && c.prefix == prefix => c,
+            _ => Comparison { upto, prefix: prefix.to_vec(), made: 0, scored: [Vec::new(), Vec::new()] },
+        };
+        while c.made < due.min(FITS) {
+            let (model, fold) = (c.made % 2, c.made / 2);
+            let rows = if model == 0 { &fs.rows } else { rows };
+            let scored = fold_margins(&mut self.folds[model * FOLDS + fold], rows, &c.prefix, fold);
+            c.scored[model].extend(scored);
+            c.made += 1;
+            self.fold_fits += 1;
+        }
+        if c.made < FITS {
+            self.pending = Some(c);
+            return;
+        }
+        let [mut all, mut text] = c.scored;
+        let (auc_all, auc_text) = (auc(&mut all), auc(&mut text));
         self.choice = Choice { text_only: auc_text > auc_all, compared_on: upto, aucs: Some((auc_all, auc_text)) };
     }
 
@@ -153,17 +214,14 @@ fn text_only(fs: &FeatureSet) -> Vec<Row> {
         .collect()
 }
 
-/// The ROC area of [`FOLDS`]-fold cross-validated margins over `labelled`,
-/// fold `f` trained (from its last solution) by `folds[f]`.
-fn cross_validated_auc(folds: &mut [Learner], rows: &[Row], labelled: &[(usize, bool)]) -> f64 {
-    let mut scored: Vec<(f64, bool)> = Vec::with_capacity(labelled.len());
-    for (fold, l) in folds.iter_mut().enumerate() {
-        let train: Vec<(usize, bool)> =
-            labelled.iter().enumerate().filter(|(k, _)| k % FOLDS != fold).map(|(_, l)| *l).collect();
-        l.fit(rows, &train);
-        scored.extend(labelled.iter().skip(fold).step_by(FOLDS).map(|&(i, y)| (l.margin(&rows[i]), y)));
-    }
-    auc(&mut scored)
+/// Fold `fold` of a cross-validation over `labelled`: `learner` trained
+/// (from its last solution) on the other folds, and its margins of the
+/// fold's own decisions.
+fn fold_margins(learner: &mut Learner, rows: &[Row], labelled: &[(usize, bool)], fold: usize) -> Vec<(f64, bool)> {
+    let train: Vec<(usize, bool)> =
+        labelled.iter().enumerate().filter(|(k, _)| k % FOLDS != fold).map(|(_, l)| *l).collect();
+    learner.fit(rows, &train);
+    labelled.iter().skip(fold).step_by(FOLDS).map(|&(i, y)| (learner.margin(&rows[i]), y)).collect()
 }
 
 /// The area under the ROC curve (Mann–Whitney, ties counted half); 0.5
@@ -239,7 +297,8 @@ mod tests {
         assert_eq!(s.choice().model(), "all features");
         assert!(s.choice().describe().starts_with("all features (not compared before 10 includes)"));
         s.fit(&fs, &labelled);
-        assert_eq!(s.choice().compared_on, 60);
+        // The comparison on 60 decisions decides at the 69th: 50's holds.
+        assert_eq!(s.choice().compared_on, 50);
         assert_eq!(s.choice().model(), "text only", "{:?}", s.choice());
         assert_eq!(s.weight(&fs, 2), 0.0);
         let (a, b) = s.choice().aucs.unwrap();
@@ -250,6 +309,54 @@ mod tests {
         s.fit(&fs, &labelled);
         assert_eq!(s.choice().model(), "all features", "{:?}", s.choice());
         assert!(s.margin(&fs, 3) > s.margin(&fs, 1));
+    }
+
+    /// Decisions coming one at a time: each call makes at most one fold
+    /// fit, a comparison decides at its last, and the choice at every count
+    /// is the one a model fitted from zero on the same decisions makes.
+    #[test]
+    fn a_comparison_is_spread_over_the_decisions_after_it() {
+        // 100 rows: text feature 0 marks the includes (every 3rd row), with
+        // some rows mislabelled by it; a graph feature pairs rows.
+        let mut names = vec![Feature::Term("a".into())];
+        let (mut rows, mut labelled) = (Vec::new(), Vec::new());
+        for i in 0..100usize {
+            let inc = i % 3 == 0;
+            let text_says = if i % 15 == 0 || i % 15 == 7 { !inc } else { inc };
+            names.push(Feature::Node(i as i64 / 2));
+            rows.push(vec![(0, if text_says { 1.0 } else { 0.0 }), (i as u32 / 2 + 1, 1.0)]);
+            labelled.push((i, inc));
+        }
+        names.truncate(51);
+        let fs = FeatureSet { rows, names, has_vectors: false };
+        // The comparison that holds at n decisions, worked out apart: the
+        // last multiple of EVERY with MIN_INCLUDED includes before it whose
+        // FITS fits were due by n.
+        let holds = |n: usize| {
+            (1..=n / EVERY)
+                .map(|k| k * EVERY)
+                .filter(|&c| labelled[..c].iter().filter(|l| l.1).count() >= MIN_INCLUDED && c + FITS - 1 <= n)
+                .max()
+                .unwrap_or(0)
+        };
+        let mut s = Screener::new(&fs, SvmParams::default());
+        let mut made = 0;
+        for n in 2..=100 {
+            s.fit(&fs, &labelled[..n]);
+            assert_eq!(s.choice().compared_on, holds(n), "at {n}");
+            // Fits made so far: the decided comparisons' and the one under way's.
+            assert!(s.fold_fits <= made + 1, "at {n}: {made} fold fits before, {} after", s.fold_fits);
+            made = s.fold_fits;
+            let fresh = {
+                let mut f = Screener::new(&fs, SvmParams::default());
+                f.fit(&fs, &labelled[..n]);
+                f
+            };
+            assert_eq!(fresh.choice().compared_on, s.choice().compared_on, "at {n}");
+            assert_eq!(fresh.choice().text_only, s.choice().text_only, "at {n}");
+        }
+        // At 100 the comparison on 90 holds, the one on 100 has made its first fit.
+        assert_eq!((holds(100), s.pending.as_ref().map(|c| (c.upto, c.made))), (90, Some((100, 1))));
     }
 
     #[test]
