@@ -2,7 +2,8 @@
 //! content-stream order while they move forward along one baseline
 //! (superscripts, raised and smaller, stay in their line and are marked);
 //! a two-column page is found by its empty gutter, lines are cut there, and
-//! each band between full-width lines is read left column first.
+//! each band between full-width lines (or empty strips across the page) is
+//! read left column first.
 
 use super::glyphs::{Glyph, Page};
 use super::text::{combining_for, is_spacing_accent};
@@ -326,6 +327,14 @@ fn join(page: u32, mut row: Vec<Frag>, side: Side) -> Line {
     Line { page, x0, x1, y, size, text, raised, wide, side }
 }
 
+/// An empty strip across both columns taller than this many line sizes
+/// (baseline to baseline) ends a band, as a full-width line does, when the
+/// columns are balanced above it ([`balanced_strips`]): they are read
+/// before the columns below it (the reference list of APS and revtex
+/// papers starts there with no heading). Paragraph and heading spaces are
+/// under 3.
+const STRIP_LINES: f32 = 3.5;
+
 /// The page's lines in reading order.
 pub(crate) fn lines(page: &Page) -> Vec<Line> {
     let mut frags = fragments(page);
@@ -361,12 +370,18 @@ pub(crate) fn lines(page: &Page) -> Vec<Line> {
         lines.sort_by(|a, b| b.y.total_cmp(&a.y));
         return lines;
     }
-    // Bands between full-width lines: the left column, then the right.
+    // Bands between full-width lines, or across an empty strip the width of
+    // the page between balanced columns: the left column, then the right.
     lines.sort_by(|a, b| b.y.total_cmp(&a.y));
+    let strips = balanced_strips(&lines);
     let mut out = Vec::with_capacity(lines.len());
-    let mut left = Vec::new();
-    let mut right = Vec::new();
-    for l in lines {
+    let mut left: Vec<Line> = Vec::new();
+    let mut right: Vec<Line> = Vec::new();
+    for (i, l) in lines.into_iter().enumerate() {
+        if strips.contains(&i) {
+            out.append(&mut left);
+            out.append(&mut right);
+        }
         match l.side {
             Side::Full => {
                 out.append(&mut left);
@@ -379,5 +394,46 @@ pub(crate) fn lines(page: &Page) -> Vec<Line> {
     }
     out.append(&mut left);
     out.append(&mut right);
+    out
+}
+
+/// The positions in `lines` (sorted top to bottom) where a band ends at an
+/// empty strip across the page ([`STRIP_LINES`] line sizes at least)
+/// between balanced columns: the lowest left and right lines above it end
+/// on one baseline, and the highest left and right lines below it start on
+/// one (a section's columns balanced above a reference list, as revtex
+/// sets them). Columns that merely both have a gap there (a figure in
+/// each, a heading's space) do not line up at both ends and stay one band.
+fn balanced_strips(lines: &[Line]) -> Vec<usize> {
+    let level = |a: Option<&Line>, b: Option<&Line>| match (a, b) {
+        (Some(a), Some(b)) => (a.y - b.y).abs() <= 0.3 * a.size.max(b.size),
+        _ => false,
+    };
+    let mut out = Vec::new();
+    let mut band_start = 0;
+    for i in 1..lines.len() {
+        if lines[i - 1].side == Side::Full {
+            band_start = i;
+        }
+        let (up, down) = (&lines[i - 1], &lines[i]);
+        if up.y - down.y <= STRIP_LINES * up.size.max(down.size) {
+            continue;
+        }
+        let above = &lines[band_start..i];
+        let below = lines[i..].iter().take_while(|l| l.side != Side::Full);
+        let last = |side| above.iter().rev().find(|l| l.side == side);
+        let (mut first_left, mut first_right) = (None, None);
+        for l in below {
+            match l.side {
+                Side::Left => first_left = first_left.or(Some(l)),
+                Side::Right => first_right = first_right.or(Some(l)),
+                Side::Full => {}
+            }
+        }
+        if level(last(Side::Left), last(Side::Right)) && level(first_left, first_right) {
+            out.push(i);
+            band_start = i;
+        }
+    }
     out
 }

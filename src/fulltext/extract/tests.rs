@@ -115,6 +115,54 @@ fn two_columns_front_matter_sections_captions_references() {
     assert!(doc.sections.iter().flat_map(|s| &s.paragraphs).all(|p| p.text.trim() != "1"));
 }
 
+/// A last page as revtex sets it: the body's columns balanced, an empty
+/// strip across the page, then the reference list in two columns with no
+/// heading, one entry running from the left column into the right. The
+/// body's right column is read before the list, so the entry is whole.
+/// Columns that do not line up at both ends of such a strip stay one band.
+#[test]
+fn balanced_columns_above_an_empty_strip_are_read_before_the_columns_below() {
+    let mut filler: Vec<String> = (0..14).map(|i| format!("Running text of the body, line {i} of it.")).collect();
+    filler.push("The end of page one.".into());
+    let filler: Vec<&str> = filler.iter().map(String::as_str).collect();
+    let mut p1 = column(60.0, 700.0, &filler[..8]);
+    p1.extend(column(320.0, 700.0, &filler[8..]));
+    let mut p2 = column(60.0, 700.0, &filler[..4]);
+    p2.extend(column(60.0, 652.0, &["The last paragraph of the body", "goes on here and the con-"]));
+    p2.extend(column(320.0, 700.0, &["stant factor is small, as the", "results above show."]));
+    p2.extend(column(320.0, 676.0, &filler[4..8]));
+    p2.extend(column(60.0, 580.0, &["[1] A. Author, Phys. Rev. 1, 2 (2001).", "[2] B. Author, C. Mi-"]));
+    p2.extend(column(
+        320.0,
+        580.0,
+        &["tamura, and D. Author, Nature 3,", "4 (2002).", "[3] E. Author, Science 5, 6 (2003)."],
+    ));
+    let doc = read(&make_pdf(&[p1, p2]), &Limits::default()).expect("reads");
+    let raws: Vec<&str> = doc.references.iter().map(|r| r.raw.as_str()).collect();
+    assert_eq!(
+        raws,
+        [
+            "A. Author, Phys. Rev. 1, 2 (2001).",
+            "B. Author, C. Mitamura, and D. Author, Nature 3, 4 (2002).",
+            "E. Author, Science 5, 6 (2003)."
+        ],
+    );
+    let body: Vec<&str> = doc.sections.iter().flat_map(|s| &s.paragraphs).map(|p| p.text.as_str()).collect();
+    assert!(body.iter().any(|t| t.contains("the constant factor is small, as the results above show.")), "{body:?}");
+
+    // The right column's text starts lower than the left's below the strip:
+    // not balanced, so each column is read whole, top to bottom.
+    let mut p = column(60.0, 700.0, &filler[..6]);
+    p.extend(column(320.0, 700.0, &filler[6..12]));
+    p.extend(column(60.0, 580.0, &["Left below the strip."]));
+    p.extend(column(320.0, 556.0, &["Right below the strip."]));
+    let doc = read(&make_pdf(&[p]), &Limits::default()).expect("reads");
+    let text: String =
+        doc.sections.iter().flat_map(|s| &s.paragraphs).map(|p| p.text.as_str()).collect::<Vec<_>>().join(" ");
+    let (left_below, right_above) = (text.find("Left below").unwrap(), text.find("line 6 of it").unwrap());
+    assert!(left_below < right_above, "{text}");
+}
+
 #[test]
 fn running_headers_are_removed_and_pages_kept() {
     let body = ["Some running text of the body that goes on", "for a while and ends here."];
