@@ -246,6 +246,16 @@ pub(crate) fn add_postings(conn: &Connection, term_id: i64, new: &[Posting]) -> 
     add_postings_in(conn, Field::Papers, term_id, new)
 }
 
+/// Writes the postings of a term that has none yet (sorted by doc,
+/// distinct) as its blocks: [`add_postings`] without looking for blocks to
+/// extend.
+pub(crate) fn new_postings(conn: &Connection, term_id: i64, new: &[Posting]) -> anyhow::Result<()> {
+    for b in chunk(new) {
+        insert_block_in(conn, Field::Papers, term_id, &b)?;
+    }
+    Ok(())
+}
+
 /// [`add_postings`] into either field's blocks.
 pub(crate) fn add_postings_in(conn: &Connection, field: Field, term_id: i64, new: &[Posting]) -> anyhow::Result<()> {
     let Some(first) = new.first() else { return Ok(()) };

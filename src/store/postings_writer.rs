@@ -65,11 +65,16 @@ const FLUSH_POSTINGS_AT: usize = 5_000_000;
 
 /// One vocabulary entry as this writer knows it.
 struct TermEntry {
+    /// The term's id, 0 until [`PostingsWriter::resolve`] reads or creates its row.
     id: i64,
     /// Document frequency with this writer's changes.
     df: i64,
-    /// Document frequency in the `terms` row.
+    /// Document frequency in the `terms` row (0 for a row this writer made).
     stored_df: i64,
+    /// Whether the term may have posting blocks (its row existed, or a
+    /// flush wrote its first run): a new term's run is written without
+    /// looking for a last block to extend.
+    blocks: bool,
 }
 
 /// Adds and removes papers with their postings, keeping the BM25
@@ -80,46 +85,101 @@ struct TermEntry {
 /// terms it has seen in memory (id and document frequency), buffers new
 /// postings and writes them sorted by (term, paper) in large batches, each
 /// term's run appended to its blocks (`posting_blocks`, rewriting only its
-/// last, partly filled block); document
+/// last, partly filled block); the terms a batch names are looked up (and
+/// the new ones numbered, in term order) in one statement each when the
+/// batch is written, not one statement per term; document
 /// frequencies, N and the total length are written by [`PostingsWriter::finish`],
 /// which must be called before the transaction commits. Until then `terms`
 /// may hold rows with a stale `df` (and new terms with `df` 0), and
 /// `posting_blocks` may lack the buffered postings.
 pub struct PostingsWriter {
     analyzer: Analyzer,
-    terms: HashMap<String, TermEntry>,
-    /// (term_id, doc, tf, doc_len)
-    pending: Vec<(i64, i64, u32, u32)>,
+    /// Each term seen, by its position in `entries`.
+    terms: HashMap<String, usize>,
+    entries: Vec<TermEntry>,
+    /// (position in `entries`, doc, tf, doc_len)
+    pending: Vec<(usize, i64, u32, u32)>,
     docs: i64,
     total_len: i64,
 }
 
 impl PostingsWriter {
     pub fn new(analyzer: Analyzer) -> PostingsWriter {
-        PostingsWriter { analyzer, terms: HashMap::new(), pending: Vec::new(), docs: 0, total_len: 0 }
+        PostingsWriter {
+            analyzer,
+            terms: HashMap::new(),
+            entries: Vec::new(),
+            pending: Vec::new(),
+            docs: 0,
+            total_len: 0,
+        }
     }
 
-    /// The entry of `term`, read from `terms` on first use; a new term is
-    /// stored with `df` 0 when `create`, else absent terms are `None`.
-    fn term(&mut self, conn: &Connection, term: &str, create: bool) -> anyhow::Result<Option<&mut TermEntry>> {
+    /// The position of `term` in `entries`, added unresolved when new.
+    fn entry(&mut self, term: &str) -> usize {
+        if let Some(&i) = self.terms.get(term) {
+            return i;
+        }
+        let i = self.entries.len();
+        self.entries.push(TermEntry { id: 0, df: 0, stored_df: 0, blocks: false });
+        self.terms.insert(term.to_string(), i);
+        i
+    }
+
+    /// Gives every unresolved entry its id: the stored terms read in one
+    /// statement (with their document frequency, to which the entry's
+    /// changes so far are added), the others inserted, in term order.
+    fn resolve(&mut self, conn: &Connection) -> anyhow::Result<()> {
+        let mut todo: Vec<(&str, usize)> =
+            self.terms.iter().filter(|&(_, &i)| self.entries[i].id == 0).map(|(t, &i)| (t.as_str(), i)).collect();
+        if todo.is_empty() {
+            return Ok(());
+        }
+        todo.sort_unstable();
+        let names: Vec<&str> = todo.iter().map(|t| t.0).collect();
+        let mut found: HashMap<String, (i64, i64)> = HashMap::with_capacity(todo.len());
+        {
+            let mut stmt = conn.prepare_cached(
+                "SELECT t.term, t.term_id, t.df FROM json_each(?1) AS j JOIN terms AS t ON t.term = j.value",
+            )?;
+            let rows = stmt.query_map([serde_json::to_string(&names)?], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?))))?;
+            for row in rows {
+                let (term, v): (String, (i64, i64)) = row?;
+                found.insert(term, v);
+            }
+        }
+        let mut insert = conn.prepare_cached("INSERT INTO terms (term, df) VALUES (?1, 0) RETURNING term_id")?;
+        for (term, i) in todo {
+            let e = &mut self.entries[i];
+            match found.get(term) {
+                Some(&(id, df)) => {
+                    e.id = id;
+                    e.stored_df = df;
+                    e.df += df;
+                    e.blocks = true;
+                }
+                None => e.id = insert.query_row([term], |r| r.get(0))?,
+            }
+        }
+        Ok(())
+    }
+
+    /// The entry of a stored term (`None` when the index has no such term), resolved now.
+    fn stored(&mut self, conn: &Connection, term: &str) -> anyhow::Result<Option<&mut TermEntry>> {
         if !self.terms.contains_key(term) {
             let row: Option<(i64, i64)> = conn
                 .prepare_cached("SELECT term_id, df FROM terms WHERE term = ?1")?
                 .query_row([term], |r| Ok((r.get(0)?, r.get(1)?)))
                 .optional()?;
-            let (id, df) = match row {
-                Some(row) => row,
-                None if create => {
-                    let id: i64 = conn
-                        .prepare_cached("INSERT INTO terms (term, df) VALUES (?1, 0) RETURNING term_id")?
-                        .query_row([term], |r| r.get(0))?;
-                    (id, 0)
-                }
-                None => return Ok(None),
-            };
-            self.terms.insert(term.to_string(), TermEntry { id, df, stored_df: df });
+            let Some((id, df)) = row else { return Ok(None) };
+            let i = self.entry(term);
+            self.entries[i] = TermEntry { id, df, stored_df: df, blocks: true };
         }
-        Ok(self.terms.get_mut(term))
+        let i = self.terms[term];
+        if self.entries[i].id == 0 {
+            self.resolve(conn)?;
+        }
+        Ok(Some(&mut self.entries[i]))
     }
 
     /// Adds a paper and its postings; the id must not be indexed yet.
@@ -134,14 +194,10 @@ impl PostingsWriter {
         .with_context(|| format!("cannot store paper {}", p.id))?;
         let doc = conn.last_insert_rowid();
         insert_surnames(conn, doc, p.authors)?;
-        // Sorted, so new term ids (and so the file) do not depend on hashing.
-        let mut terms: Vec<(String, i64)> = tf.into_iter().collect();
-        terms.sort_unstable();
-        for (t, f) in terms {
-            let entry = self.term(conn, &t, true)?.expect("a created term");
-            entry.df += 1;
-            let id = entry.id;
-            self.pending.push((id, doc, f as u32, len as u32));
+        for (t, f) in tf {
+            let i = self.entry(&t);
+            self.entries[i].df += 1;
+            self.pending.push((i, doc, f as u32, len as u32));
         }
         self.docs += 1;
         self.total_len += len;
@@ -164,9 +220,8 @@ impl PostingsWriter {
         // The stored text re-tokenised gives exactly the terms that were posted.
         let (tf, _) = term_counts(self.analyzer, &title, &abstract_);
         for t in tf.keys() {
-            let entry = self
-                .term(conn, t, false)?
-                .with_context(|| format!("index damaged: term `{t}` of paper {id} is missing"))?;
+            let entry =
+                self.stored(conn, t)?.with_context(|| format!("index damaged: term `{t}` of paper {id} is missing"))?;
             entry.df -= 1;
             let term_id = entry.id;
             super::blocks::remove_posting(conn, term_id, doc)?;
@@ -179,21 +234,34 @@ impl PostingsWriter {
     }
 
     /// Writes the buffered postings, sorted by (term, paper), into each
-    /// term's blocks (see [`super::blocks::add_postings`]).
+    /// term's blocks (see [`super::blocks::add_postings`]; a new term's
+    /// first run straight into new blocks).
     fn flush_postings(&mut self, conn: &Connection) -> anyhow::Result<()> {
         if self.pending.is_empty() {
             return Ok(());
         }
-        self.pending.sort_unstable();
+        self.resolve(conn)?;
+        let mut pending: Vec<(i64, i64, u32, u32)> = std::mem::take(&mut self.pending)
+            .into_iter()
+            .map(|(i, doc, tf, len)| (self.entries[i].id, doc, tf, len))
+            .collect();
+        pending.sort_unstable();
+        let blocks: HashMap<i64, usize> =
+            self.entries.iter().enumerate().filter(|(_, e)| !e.blocks).map(|(i, e)| (e.id, i)).collect();
         let mut run: Vec<Posting> = Vec::new();
-        for (i, &(term_id, doc, tf, len)) in self.pending.iter().enumerate() {
+        for (k, &(term_id, doc, tf, len)) in pending.iter().enumerate() {
             run.push(Posting { doc, tf, doc_len: len });
-            if self.pending.get(i + 1).is_none_or(|next| next.0 != term_id) {
-                super::blocks::add_postings(conn, term_id, &run)?;
+            if pending.get(k + 1).is_none_or(|next| next.0 != term_id) {
+                match blocks.get(&term_id) {
+                    Some(&i) => {
+                        super::blocks::new_postings(conn, term_id, &run)?;
+                        self.entries[i].blocks = true;
+                    }
+                    None => super::blocks::add_postings(conn, term_id, &run)?,
+                }
                 run.clear();
             }
         }
-        self.pending.clear();
         Ok(())
     }
 
@@ -202,8 +270,9 @@ impl PostingsWriter {
     /// N and the total length. Then [`refresh_meta`] derives `avgdl`.
     pub fn finish(mut self, conn: &Connection) -> anyhow::Result<()> {
         self.flush_postings(conn)?;
+        self.resolve(conn)?;
         let mut changed: Vec<(i64, i64)> =
-            self.terms.values().filter(|e| e.df != e.stored_df || e.df == 0).map(|e| (e.id, e.df)).collect();
+            self.entries.iter().filter(|e| e.df != e.stored_df || e.df == 0).map(|e| (e.id, e.df)).collect();
         changed.sort_unstable();
         let mut update = conn.prepare_cached("UPDATE terms SET df = ?2 WHERE term_id = ?1")?;
         let mut delete = conn.prepare_cached("DELETE FROM terms WHERE term_id = ?1")?;
