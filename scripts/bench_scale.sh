@@ -46,7 +46,8 @@ timed peers scripts/peers_pisa.py --corpus "$out/corpus.jsonl" --queries "$out/q
 cp "$out/bench/litindex.db" "$out/add.db"
 # The copy's gigabytes are written back before the add is timed (without
 # this, the kernel's writeback of the copy ran during the add and was
-# counted in it: 4.42 s at 1M, against 1.5-2.7 s after a sync).
+# counted in it: 4.42 s at 1M, against 1.9-2.8 s for the same binary after
+# a sync).
 sync
 sleep 20
 timed add1000 "$bin" --db "$out/add.db" ingest --quiet "$out/add1000.jsonl"
