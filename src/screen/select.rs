@@ -85,7 +85,8 @@ pub struct Screener {
     folds: Vec<Learner>,
     /// The comparison under way, its fits not all made yet.
     pending: Option<Comparison>,
-    /// Fold fits made so far (at most one per decision coming one at a time).
+    /// Fold fits made so far (the tests check at most one per decision coming one at a time).
+    #[cfg(test)]
     fold_fits: usize,
     choice: Choice,
 }
@@ -117,6 +118,7 @@ impl Screener {
             text,
             folds: Vec::new(),
             pending: None,
+            #[cfg(test)]
             fold_fits: 0,
             choice: Choice::default(),
         }
@@ -170,7 +172,10 @@ impl Screener {
             let scored = fold_margins(&mut self.folds[model * FOLDS + fold], rows, &c.prefix, fold);
             c.scored[model].extend(scored);
             c.made += 1;
-            self.fold_fits += 1;
+            #[cfg(test)]
+            {
+                self.fold_fits += 1;
+            }
         }
         if c.made < FITS {
             self.pending = Some(c);

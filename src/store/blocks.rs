@@ -250,8 +250,13 @@ pub(crate) fn add_postings(conn: &Connection, term_id: i64, new: &[Posting]) -> 
 /// distinct) as its blocks: [`add_postings`] without looking for blocks to
 /// extend.
 pub(crate) fn new_postings(conn: &Connection, term_id: i64, new: &[Posting]) -> anyhow::Result<()> {
+    new_postings_in(conn, Field::Papers, term_id, new)
+}
+
+/// [`new_postings`] into either field's blocks.
+fn new_postings_in(conn: &Connection, field: Field, term_id: i64, new: &[Posting]) -> anyhow::Result<()> {
     for b in chunk(new) {
-        insert_block_in(conn, Field::Papers, term_id, &b)?;
+        insert_block_in(conn, field, term_id, &b)?;
     }
     Ok(())
 }
@@ -268,10 +273,7 @@ pub(crate) fn add_postings_in(conn: &Connection, field: Field, term_id: i64, new
         tail.extend(last.filter(|b| (b.n as usize) < BLOCK_SIZE));
     }
     if tail.is_empty() {
-        for b in chunk(new) {
-            insert_block_in(conn, field, term_id, &b)?;
-        }
-        return Ok(());
+        return new_postings_in(conn, field, term_id, new);
     }
     let mut merged = Vec::with_capacity(tail.len() * BLOCK_SIZE + new.len());
     for b in &tail {

@@ -331,8 +331,8 @@ fn join(page: u32, mut row: Vec<Frag>, side: Side) -> Line {
 /// (baseline to baseline) ends a band, as a full-width line does, when the
 /// columns are balanced above it ([`balanced_strips`]): they are read
 /// before the columns below it (the reference list of APS and revtex
-/// papers starts there with no heading). Paragraph and heading spaces are
-/// under 3.
+/// papers starts there with no heading). On the dev PDFs the rule changed
+/// only the pages docs/FULLTEXT.md lists.
 const STRIP_LINES: f32 = 3.5;
 
 /// The page's lines in reading order.
