@@ -44,6 +44,7 @@ use crate::paper::PaperId;
 use crate::search::rank;
 use crate::search::retriever::{Details, FirstList, Listed, PaperScores, Papers, Retriever, Walk};
 use crate::search::{IndexFacts, Mode, RetrievalResult, SearchRequest};
+use anyhow::Context;
 
 /// Ids per `ids` or `terms` query of the walk and the merge.
 pub(crate) const BATCH: usize = 1024;
@@ -350,8 +351,15 @@ impl<'a> Retriever for Remote<'a> {
         Ok(FirstList { mode: Mode::Bm25, list })
     }
 
+    /// The walk reads ids only: its papers are told from its other ids by `papers`.
     fn walk(&mut self, seeds: &[String], hops: u32, direction: Direction) -> anyhow::Result<Walk<Node>> {
-        Ok((bfs(&self.graph, seeds, hops, direction)?.into_iter().collect(), Papers::default()))
+        Ok(Walk { ids: bfs(&self.graph, seeds, hops, direction)?.into_iter().collect(), ..Walk::default() })
+    }
+
+    /// A handle is the node this search gave the id.
+    fn ids(&mut self, docs: &[Node]) -> anyhow::Result<Vec<String>> {
+        let ids: HashMap<Node, String> = self.graph.ids_of(docs)?.into_iter().collect();
+        docs.iter().map(|d| ids.get(d).cloned().with_context(|| format!("no id for node {d}"))).collect()
     }
 
     fn papers(&mut self, ids: &[&String]) -> anyhow::Result<Papers<Node>> {

@@ -144,6 +144,11 @@ impl<'r> Prepared<'r> {
         Some(scores)
     }
 
+    /// Whether the marks name papers the ranking must know by id: favorites, or excluded papers.
+    pub(super) fn needs_ids(&self) -> bool {
+        self.feedback.active() || !self.feedback.excluded.is_empty()
+    }
+
     /// Whether the favorites may lift papers (the closeness term is on).
     pub(super) fn lifts(&self) -> bool {
         self.feedback.active() && self.feedback.params.near > 0.0

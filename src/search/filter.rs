@@ -28,6 +28,7 @@ use crate::analyzer::{Analyzer, indexed_text};
 use crate::api::BadRequest;
 use crate::candidate::{Candidate, DocScores, positive, top_k};
 use crate::names::{fold_words, name_words};
+use crate::search::retriever::{Merged, fill_ids};
 use crate::store::{FilterFields, FilterRow, Store};
 
 /// A year range, both ends inclusive; `None` is open.
@@ -341,24 +342,24 @@ impl<'s> Gate<'s> {
         self.rule.is_none() || self.known.get(&doc).is_some_and(|k| k.0)
     }
 
-    /// Keeps the merged papers (id → doc id, walk distance) that pass.
-    /// `year_of` gives a paper's year when it is known already: a filter of
-    /// years and id prefixes only is then decided without reading.
-    pub fn retain_merged(
-        &mut self,
-        merged: &mut crate::search::retriever::Merged<i64>,
-        year_of: impl Fn(&str) -> Option<Option<i32>>,
-    ) -> anyhow::Result<()> {
+    /// Keeps the merged papers that pass. A filter of years and id
+    /// prefixes only is decided from the merge's years and ids, the ids
+    /// read first where missing; any other reads the papers.
+    pub fn retain_merged(&mut self, merged: &mut Merged<i64>) -> anyhow::Result<()> {
         let Some(rule) = &self.rule else { return Ok(()) };
         if rule.years_and_ids_only() {
-            merged.retain(|id, _| {
-                let year = year_of(id).flatten();
-                rule.years.is_none_or(|r| r.contains(year)) && rule.id_passes(id)
+            if !rule.ids.is_empty() {
+                let store = self.store;
+                fill_ids(merged, |docs| Ok(store.ids_by_doc(docs)?.into_iter().map(|(id, _)| id).collect()))?;
+            }
+            merged.retain(|_, m| {
+                rule.years.is_none_or(|r| r.contains(m.year))
+                    && (rule.ids.is_empty() || m.id.as_deref().is_some_and(|id| rule.id_passes(id)))
             });
             return Ok(());
         }
-        self.check(merged.values().map(|(doc, _)| *doc))?;
-        merged.retain(|_, (doc, _)| self.passes(*doc));
+        self.check(merged.keys().copied())?;
+        merged.retain(|doc, _| self.passes(*doc));
         Ok(())
     }
 

@@ -46,12 +46,11 @@ impl<'a> Retriever for Counting<'a> {
     fn papers(&mut self, ids: &[&String]) -> anyhow::Result<Papers<i64>> {
         self.inner.papers(ids)
     }
-    fn retain(
-        &mut self,
-        merged: &mut Merged<i64>,
-        year_of: &dyn Fn(&str) -> Option<Option<i32>>,
-    ) -> anyhow::Result<()> {
-        self.inner.retain(merged, year_of)
+    fn ids(&mut self, docs: &[i64]) -> anyhow::Result<Vec<String>> {
+        self.inner.ids(docs)
+    }
+    fn retain(&mut self, merged: &mut Merged<i64>) -> anyhow::Result<()> {
+        self.inner.retain(merged)
     }
     fn scores(&mut self, docs: &[i64]) -> anyhow::Result<Vec<PaperScores>> {
         self.inner.scores(docs)

@@ -20,18 +20,22 @@
 //! only for them.
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
+use std::collections::HashMap;
+use std::hash::Hash;
 use std::time::Instant;
+
+use anyhow::Context;
 
 use serde::Serialize;
 
 use super::feedback::{FeedbackPart, gated, own_evidence, query_reach};
 use super::query::ParsedQuery;
 use super::request::{GraphScore, Mode, SearchRequest, Weights};
-use super::retriever::{Details, Local, Merged, PaperScores, Retriever};
+use super::retriever::{Details, Local, Merged, MergedPaper, PaperScores, Papers, Retriever, fill_ids};
 use super::score::{ScoreParts, final_score, graph_score, normalised, recency_score, seed_evidence};
 use crate::embed::SemanticIndex;
 use crate::evidence::{self, Evidence, EvidenceParams, EvidenceQuery};
+use crate::graph::{Adjacency, Node, NodeMap};
 use crate::store::Store;
 
 /// One ranked paper with the parts of its score.
@@ -114,7 +118,8 @@ impl Hit {
 
 /// One merged paper's score parts, before its details are read.
 struct Scored<D> {
-    id: String,
+    /// Its id, when read already (see [`MergedPaper`]).
+    id: Option<String>,
     doc: D,
     year: Option<i32>,
     bm25_score: f64,
@@ -165,32 +170,44 @@ pub(crate) fn rank<R: Retriever>(
     let pool = &first.list;
     let seeds = &pool[..params.top_k.min(pool.len())];
     let seed_ids: Vec<String> = seeds.iter().map(|s| s.id.clone()).collect();
-    let (mut reached, mut papers) = r.walk(&seed_ids, params.hops, params.direction)?;
+    let walk = r.walk(&seed_ids, params.hops, params.direction)?;
+    let mut by_id = walk.ids;
     if let Some(fb) = r.feedback() {
-        fb.join_walk(&mut reached);
+        fb.join_walk(&mut by_id);
     }
 
-    // Merge: seeds ∪ reached ids that are papers ∪ the first-stage pool, by
-    // id; the walk may have brought the handles and years of the papers it
-    // reached, the rest (pool, favorites) come from one call.
-    let rest: Vec<&String> =
-        reached.keys().chain(pool.iter().map(|s| &s.id)).filter(|id| !papers.contains_key(*id)).collect();
-    let more = r.papers(&rest)?;
-    papers.extend(more);
+    // Merge: seeds ∪ reached papers ∪ the first-stage pool, by handle. The
+    // walk brought the handles and years of the papers it reached; those
+    // reached by id (favorites, unknown seeds) and the pool's come from one
+    // call. A reached paper's id is read only if it is needed below.
+    let rest: Vec<&String> = by_id.keys().chain(pool.iter().map(|s| &s.id)).collect();
+    let papers = r.papers(&rest)?;
     // (By hash: the order is the sort's below, by score then id.)
     let mut merged: Merged<R::Doc> = Merged::default();
-    for (id, distance) in reached {
-        if let Some(&(doc, _)) = papers.get(&id) {
-            merged.insert(id, (doc, Some(distance)));
+    merged.reserve(walk.papers.len() + pool.len());
+    for (&doc, &(distance, year)) in &walk.papers {
+        merged.insert(doc, MergedPaper { id: None, distance: Some(distance), year });
+    }
+    for (id, &distance) in &by_id {
+        if let Some(&(doc, year)) = papers.get(id) {
+            let m = merged.entry(doc).or_insert(MergedPaper { id: None, distance: Some(distance), year });
+            m.distance = Some(m.distance.map_or(distance, |d| d.min(distance)));
+            m.id = Some(id.clone());
         }
     }
     for s in pool {
-        merged.entry(s.id.clone()).or_insert((s.doc, None));
+        let year = papers.get(&s.id).and_then(|&(_, year)| year);
+        let m = merged.entry(s.doc).or_insert(MergedPaper { id: None, distance: None, year });
+        m.id.get_or_insert_with(|| s.id.clone());
     }
     // The filter: only papers that pass are ranked and shown (the walk above
     // went through the others).
-    r.retain(&mut merged, &|id| papers.get(id).map(|&(_, year)| year))?;
-    let docs: Vec<R::Doc> = merged.values().map(|&(doc, _)| doc).collect();
+    r.retain(&mut merged)?;
+    // Marks name papers by id: every merged paper's is read when there are some.
+    if r.feedback().is_some_and(|fb| fb.needs_ids()) {
+        fill_ids(&mut merged, |docs| r.ids(docs))?;
+    }
+    let docs: Vec<R::Doc> = merged.keys().copied().collect();
     let scores: Vec<PaperScores> = r.scores(&docs)?;
     let max_own = scores.iter().map(|s| s.bm25).fold(0.0, f64::max);
     let max_first = scores.iter().map(|s| s.first).fold(0.0, f64::max);
@@ -198,12 +215,14 @@ pub(crate) fn rank<R: Retriever>(
         GraphScore::ByHops => None,
         GraphScore::Weighted => {
             let mut seeds: Vec<(String, f64)> = seeds.iter().map(|s| (s.id.clone(), s.score)).collect();
-            let in_merge = |id: &str| merged.contains_key(id);
+            let in_merge = |id: &str| papers.get(id).is_some_and(|(doc, _)| merged.contains_key(doc));
             if let Some(fb) = r.feedback() {
                 fb.add_evidence_seeds(&mut seeds, in_merge, max_first);
             }
             let norm = |s: f64| normalised(s, max_first);
-            Some(seed_evidence(r.graph(), &seeds, norm, params.hops, params.direction, in_merge)?)
+            let graph = r.graph();
+            let keys = |nodes: Vec<Node>| in_merge_by_node(graph, nodes, &walk.handles, &papers, &merged);
+            Some(seed_evidence(graph, &seeds, norm, params.hops, params.direction, keys)?)
         }
     };
     // A favorite lifts only the papers this query reaches (issue 27): the
@@ -211,8 +230,11 @@ pub(crate) fn rank<R: Retriever>(
     // within the walk from the seeds that have theirs.
     let reach = match r.feedback() {
         Some(fb) if fb.lifts() => {
-            let own: BTreeMap<&str, bool> =
-                merged.keys().map(String::as_str).zip(scores.iter().map(own_evidence)).collect();
+            let own: HashMap<&str, bool> = merged
+                .values()
+                .map(|m| m.id.as_deref().unwrap_or_default())
+                .zip(scores.iter().map(own_evidence))
+                .collect();
             let own_seeds: Vec<String> =
                 seed_ids.iter().filter(|id| own.get(id.as_str()).copied().unwrap_or(false)).cloned().collect();
             Some(query_reach(r.graph(), &own_seeds, params.hops, params.direction)?)
@@ -223,30 +245,30 @@ pub(crate) fn rank<R: Retriever>(
     let (min_year, max_year) = r.years();
     let mut scored = Vec::with_capacity(merged.len());
     let mut excluded_hidden = 0;
-    for ((id, (doc, distance)), s) in merged.into_iter().zip(scores) {
-        let fb = r.feedback();
-        let (excluded, dropped) = fb.map_or((false, false), |fb| fb.exclusion(&id));
+    for ((doc, m), s) in merged.into_iter().zip(scores) {
+        // With marks, every id was read above; without, none is needed here.
+        let fb = r.feedback().zip(m.id.as_deref());
+        let (excluded, dropped) = fb.map_or((false, false), |(fb, id)| fb.exclusion(id));
         if dropped {
             excluded_hidden += 1;
             continue;
         }
-        let year = papers.get(&id).and_then(|&(_, year)| year);
         let fused = normalised(s.first, max_first);
         let graph_score = match &evidence {
-            None => graph_score(distance),
-            Some(e) => e.get(&id).copied().unwrap_or(0.0),
+            None => graph_score(m.distance),
+            Some(e) => e.get(&doc).copied().unwrap_or(0.0),
         };
-        let recency_score = recency_score(year, min_year, max_year);
-        let reached = own_evidence(&s) || reach.as_ref().is_none_or(|q| q.contains(&id));
-        let bonus = if reached { fb.map_or(0.0, |fb| fb.closeness_bonus(&id)) } else { 0.0 };
+        let recency_score = recency_score(m.year, min_year, max_year);
+        let reached = own_evidence(&s) || reach.as_ref().is_none_or(|q| m.id.as_ref().is_some_and(|id| q.contains(id)));
+        let bonus = if reached { fb.map_or(0.0, |(fb, id)| fb.closeness_bonus(id)) } else { 0.0 };
         scored.push(Scored {
             final_score: final_score(w, fused, graph_score, recency_score, bonus),
-            id,
+            id: m.id,
             doc,
-            year,
+            year: m.year,
             bm25_score: s.bm25,
             bm25_norm: normalised(s.bm25, max_own),
-            distance,
+            distance: m.distance,
             graph_score,
             recency_score,
             fused,
@@ -260,37 +282,28 @@ pub(crate) fn rank<R: Retriever>(
     let top_score = scored.iter().map(|h| h.final_score).max_by(f64::total_cmp).unwrap_or(0.0);
     let average_score =
         if hit_count == 0 { 0.0 } else { scored.iter().map(|h| h.final_score).sum::<f64>() / hit_count as f64 };
-    // Best first, ties by id (unique in the merge: a total order). Only the
-    // hits up to the page's end are sorted; the rest are only counted.
-    let order =
-        |a: &Scored<R::Doc>, b: &Scored<R::Doc>| b.final_score.total_cmp(&a.final_score).then_with(|| a.id.cmp(&b.id));
     let end = request.limit.map_or(hit_count, |l| request.offset.saturating_add(l)).min(hit_count);
-    if end < hit_count {
-        scored.select_nth_unstable_by(end, order);
-        scored.truncate(end);
-    }
-    scored.sort_unstable_by(order);
-    scored.drain(..request.offset.min(scored.len()));
+    let scored = page(r, scored, end, request.offset)?;
 
     // Hydrate the hits shown, as far as the request asks: their details,
     // then their evidence sentences through `evidence`.
     let parts = request.parts;
-    let shown: Vec<(String, R::Doc)> = scored.iter().map(|h| (h.id.clone(), h.doc)).collect();
+    let shown: Vec<(String, R::Doc)> = scored.iter().map(|(id, h)| (id.clone(), h.doc)).collect();
     let details =
         if parts.details() { r.details(&shown, parts.snippets())? } else { vec![Details::default(); shown.len()] };
     let evidence_query =
         if scored.is_empty() || !parts.snippets() { None } else { Some(r.evidence_query(&request.query)?) };
     let semantic_mode = first.mode != Mode::Bm25;
     let mut ranked = Vec::with_capacity(scored.len());
-    for (h, d) in scored.into_iter().zip(details) {
+    for ((id, h), d) in scored.into_iter().zip(details) {
         let (snippet, snippet_page) = match &evidence_query {
             Some(q) => snippet(&d, q),
             None => (Evidence::default(), None),
         };
         ranked.push(Hit {
-            feedback: r.feedback_part(&h.id, h.doc).map(|p| gated(p, h.reached)),
+            feedback: r.feedback_part(&id, h.doc).map(|p| gated(p, h.reached)),
             references: d.references,
-            id: h.id,
+            id,
             title: d.title,
             year: h.year,
             authors: d.authors,
@@ -322,6 +335,67 @@ pub(crate) fn rank<R: Retriever>(
         ranked,
         parsed_query: None,
     })
+}
+
+/// The hits of a page: best first, ties by id (unique in the merge: a
+/// total order), from `offset` to `end`. Only the hits up to `end` and
+/// those tied with the `end`-th are sorted, and only they need their ids:
+/// the rest are only counted.
+fn page<R: Retriever>(
+    r: &mut R,
+    mut scored: Vec<Scored<R::Doc>>,
+    end: usize,
+    offset: usize,
+) -> anyhow::Result<Vec<(String, Scored<R::Doc>)>> {
+    if end < scored.len() {
+        if end == 0 {
+            return Ok(Vec::new());
+        }
+        scored.select_nth_unstable_by(end - 1, |a, b| b.final_score.total_cmp(&a.final_score));
+        let last = scored[end - 1].final_score;
+        scored.retain(|h| h.final_score.total_cmp(&last).is_ge());
+    }
+    let unread: Vec<R::Doc> = scored.iter().filter(|h| h.id.is_none()).map(|h| h.doc).collect();
+    let mut read = if unread.is_empty() { Vec::new() } else { r.ids(&unread)? }.into_iter();
+    let mut hits: Vec<(String, Scored<R::Doc>)> = Vec::with_capacity(scored.len());
+    for mut h in scored {
+        let id = h.id.take().or_else(|| read.next()).with_context(|| format!("no id for the paper {:?}", h.doc))?;
+        hits.push((id, h));
+    }
+    hits.sort_unstable_by(|(a_id, a), (b_id, b)| b.final_score.total_cmp(&a.final_score).then_with(|| a_id.cmp(b_id)));
+    hits.truncate(end);
+    hits.drain(..offset.min(hits.len()));
+    Ok(hits)
+}
+
+/// The merged papers among `nodes` (reached by a walk), each with its key
+/// in the merge: by the walk's handles where it read them, else by id.
+fn in_merge_by_node<D: Copy + Hash + Eq>(
+    graph: &impl Adjacency,
+    nodes: Vec<Node>,
+    handles: &NodeMap<Option<D>>,
+    papers: &Papers<D>,
+    merged: &Merged<D>,
+) -> anyhow::Result<Vec<(Node, D)>> {
+    let mut out = Vec::with_capacity(nodes.len());
+    let mut unread = Vec::new();
+    for n in nodes {
+        match handles.get(&n) {
+            Some(Some(doc)) if merged.contains_key(doc) => out.push((n, *doc)),
+            Some(_) => {}
+            None => unread.push(n),
+        }
+    }
+    if !unread.is_empty() {
+        for (n, id) in graph.ids_of(&unread)? {
+            if let Some(&(doc, _)) = papers.get(&id)
+                && merged.contains_key(&doc)
+            {
+                out.push((n, doc));
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// A shown hit's snippet: the evidence sentences of its abstract, or of its

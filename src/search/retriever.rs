@@ -23,7 +23,7 @@ use crate::candidate::DocScores;
 use crate::embed::SemanticIndex;
 use crate::evidence::EvidenceQuery;
 pub use crate::graph::Reached;
-use crate::graph::{Adjacency, Direction};
+use crate::graph::{Adjacency, Direction, NodeMap};
 use crate::store::{SearchGraph, Store};
 
 /// A paper of a first-stage list: its id, the retriever's handle on it and its first-stage score.
@@ -44,13 +44,57 @@ pub struct FirstList<D> {
 /// The papers the ranker knows by id: the retriever's handle and the year of each.
 pub type Papers<D> = HashMap<String, (D, Option<i32>), foldhash::fast::FixedState>;
 
-/// The merged set: each paper's handle and walk distance (`None`: not
-/// reached, from the first stage's pool), by id.
-pub type Merged<D> = HashMap<String, (D, Option<u32>), foldhash::fast::FixedState>;
+/// A paper of the merged set (keyed by its handle in [`Merged`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MergedPaper {
+    /// Its id when read already: the first stage's papers and those named
+    /// by id come with theirs; a walk's are read only where needed (the
+    /// hits shown and the ties at the page's end, an `id:` filter, marks).
+    pub id: Option<String>,
+    /// Its walk distance; `None`: not reached, from the first stage's pool.
+    pub distance: Option<u32>,
+    pub year: Option<i32>,
+}
 
-/// A walk's answer: every reached id with its distance, and the papers
-/// among them whose handles and years came with it.
-pub type Walk<D> = (Reached, Papers<D>);
+/// The merged set, by the retriever's handle.
+pub type Merged<D> = HashMap<D, MergedPaper, foldhash::fast::FixedState>;
+
+/// A walk's answer.
+#[derive(Debug, Clone)]
+pub struct Walk<D> {
+    /// The reached papers whose handles the walk read: distance and year by handle.
+    pub papers: HashMap<D, (u32, Option<i32>), foldhash::fast::FixedState>,
+    /// Each reached node the walk read: its paper's handle, `None` for an
+    /// id that is not a paper (the weighted graph score sums by node).
+    pub handles: NodeMap<Option<D>>,
+    /// Reached ids the walk did not map to papers (seeds the graph does
+    /// not know; every reached id, for a retriever whose walk reads ids only).
+    pub ids: Reached,
+}
+
+impl<D> Default for Walk<D> {
+    fn default() -> Walk<D> {
+        Walk { papers: HashMap::default(), handles: NodeMap::default(), ids: Reached::default() }
+    }
+}
+
+/// Reads the ids of the merged papers that have none yet (`read` gives
+/// the ids of handles, in their order).
+pub(crate) fn fill_ids<D: Copy + Hash + Eq>(
+    merged: &mut Merged<D>,
+    read: impl FnOnce(&[D]) -> anyhow::Result<Vec<String>>,
+) -> anyhow::Result<()> {
+    let missing: Vec<D> = merged.iter().filter(|(_, m)| m.id.is_none()).map(|(d, _)| *d).collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    for (doc, id) in missing.iter().zip(read(&missing)?) {
+        if let Some(m) = merged.get_mut(doc) {
+            m.id = Some(id);
+        }
+    }
+    Ok(())
+}
 
 /// What a merged paper scored, before normalisation.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -89,20 +133,18 @@ pub trait Retriever {
     /// The first stage, `depth` papers deep (fewer when fewer match).
     fn first_stage(&mut self, depth: usize) -> anyhow::Result<FirstList<Self::Doc>>;
 
-    /// The walk from `seeds`: every id within `hops` steps with its distance,
-    /// and the handles and years of those it knows to be papers already.
+    /// The walk from `seeds`: every paper within `hops` steps with its
+    /// distance, by handle where the walk reads handles, else by id.
     fn walk(&mut self, seeds: &[String], hops: u32, direction: Direction) -> anyhow::Result<Walk<Self::Doc>>;
 
     /// The handle and year of each of `ids` that is a paper of the index (repeats allowed).
     fn papers(&mut self, ids: &[&String]) -> anyhow::Result<Papers<Self::Doc>>;
 
-    /// Keeps the merged papers that pass the request's filter (`year_of`
-    /// gives a merged paper's year); all of them by default.
-    fn retain(
-        &mut self,
-        _merged: &mut Merged<Self::Doc>,
-        _year_of: &dyn Fn(&str) -> Option<Option<i32>>,
-    ) -> anyhow::Result<()> {
+    /// The ids of `docs`, in that order (each a paper of the index).
+    fn ids(&mut self, docs: &[Self::Doc]) -> anyhow::Result<Vec<String>>;
+
+    /// Keeps the merged papers that pass the request's filter; all of them by default.
+    fn retain(&mut self, _merged: &mut Merged<Self::Doc>) -> anyhow::Result<()> {
         Ok(())
     }
 
@@ -297,12 +339,12 @@ impl<'a> Retriever for Local<'a> {
         Ok(papers)
     }
 
-    fn retain(
-        &mut self,
-        merged: &mut Merged<i64>,
-        year_of: &dyn Fn(&str) -> Option<Option<i32>>,
-    ) -> anyhow::Result<()> {
-        self.gate.retain_merged(merged, year_of)
+    fn ids(&mut self, docs: &[i64]) -> anyhow::Result<Vec<String>> {
+        Ok(self.store.ids_by_doc(docs)?.into_iter().map(|(id, _)| id).collect())
+    }
+
+    fn retain(&mut self, merged: &mut Merged<i64>) -> anyhow::Result<()> {
+        self.gate.retain_merged(merged)
     }
 
     /// The query's own BM25 and the first stage's (the same without an

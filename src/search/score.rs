@@ -23,12 +23,13 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::hash::Hash;
 
 use super::request::{Mode, SearchRequest, Weights};
 use crate::graph::{Adjacency, Direction, Node, NodeMap, bfs_nodes};
 
-/// Each merged paper's weighted graph evidence, by id.
-pub(crate) type Evidence = HashMap<String, f64, foldhash::fast::FixedState>;
+/// Each merged paper's weighted graph evidence, by the merge's key.
+pub(crate) type Evidence<K> = HashMap<K, f64, foldhash::fast::FixedState>;
 
 /// `graph_score` of the `by-hops` mode for a walk distance: 1 / 0.6 / 0.3 / 0.
 pub fn graph_score(distance: Option<u32>) -> f64 {
@@ -64,21 +65,23 @@ pub fn final_score(w: Weights, fused: f64, graph: f64, recency: f64, feedback: f
     w.bm25 * fused + w.graph * graph + w.recency * recency + feedback
 }
 
-/// The `weighted` graph score of every merged paper (`in_merge`): the
-/// first-stage evidence of the seeds (id, first-stage score) that reach
-/// it, each scaled by `norm` and decayed by distance, then log-scaled to
-/// [0, 1]. The walk goes over `adj` (the store's edges, or a cluster's).
-pub(crate) fn seed_evidence(
+/// The `weighted` graph score of every merged paper: the first-stage
+/// evidence of the seeds (id, first-stage score) that reach it, each
+/// scaled by `norm` and decayed by distance, then log-scaled to [0, 1].
+/// The walk goes over `adj` (the store's edges, or a cluster's); `merged`
+/// gives the nodes among those reached that are merged papers, each with
+/// its key in the merge.
+pub(crate) fn seed_evidence<K: Hash + Eq>(
     adj: &impl Adjacency,
     seeds: &[(String, f64)],
     norm: impl Fn(f64) -> f64,
     hops: u32,
     direction: Direction,
-    in_merge: impl Fn(&str) -> bool,
-) -> anyhow::Result<Evidence> {
+    merged: impl FnOnce(Vec<Node>) -> anyhow::Result<Vec<(Node, K)>>,
+) -> anyhow::Result<Evidence<K>> {
     // Each seed's walk over integers; the sums by node, in seed order; the
-    // ids of the nodes reached, once at the end. A seed the graph does not
-    // know reaches only itself: no evidence.
+    // merged papers among the nodes reached, once at the end. A seed the
+    // graph does not know reaches only itself: no evidence.
     let ids: Vec<String> = seeds.iter().map(|(id, _)| id.clone()).collect();
     let node_of: HashMap<String, Node> = adj.nodes_of(&ids)?.into_iter().collect();
     let mut by_node: NodeMap<f64> = NodeMap::default();
@@ -94,10 +97,8 @@ pub(crate) fn seed_evidence(
     }
     let reached: Vec<Node> = by_node.keys().copied().collect();
     let mut evidence = Evidence::default();
-    for (node, id) in adj.ids_of(&reached)? {
-        if in_merge(&id) {
-            evidence.insert(id, by_node[&node]);
-        }
+    for (node, key) in merged(reached)? {
+        evidence.insert(key, by_node[&node]);
     }
     let max = evidence.values().copied().fold(0.0, f64::max);
     if max > 0.0 {

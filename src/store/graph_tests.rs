@@ -10,7 +10,7 @@ use rusqlite::Connection;
 
 use super::Store;
 use super::migrate::{MIGRATIONS, migrate};
-use crate::graph::{Direction, MemoryGraph, bfs};
+use crate::graph::{Adjacency, Direction, MemoryGraph, bfs};
 
 /// Rows of `sql`, each as text.
 fn rows(conn: &Connection, sql: &str) -> Vec<String> {
@@ -122,16 +122,20 @@ fn the_graph_migration_keeps_edges_links_walks_and_every_other_table() {
             }
         }
     }
-    let (reached, papers) =
-        super::SearchGraph::new(&store).walk_papers(&["a".to_string()], 1, Direction::Both).unwrap();
-    let mut reached: Vec<(&String, &u32)> = reached.iter().collect();
+    let graph = super::SearchGraph::new(&store);
+    let walk = graph.walk_papers(&["a".to_string(), "nowhere".to_string()], 1, Direction::Both).unwrap();
+    let nodes: Vec<i64> = walk.handles.keys().copied().collect();
+    let mut reached: Vec<(String, Option<i64>)> =
+        graph.ids_of(&nodes).unwrap().into_iter().map(|(n, id)| (id, walk.handles[&n])).collect();
     reached.sort();
-    assert_eq!(
-        reached,
-        [(&"a".to_string(), &0), (&"b".to_string(), &1), (&"c".to_string(), &1), (&"ghost".to_string(), &1)]
-    );
-    assert_eq!(papers.get("c"), Some(&(3, Some(2023))), "a reached paper's doc and year, by integer");
-    assert!(!papers.contains_key("ghost"), "a dangling id is no paper");
+    let ids: Vec<&str> = reached.iter().map(|(id, _)| id.as_str()).collect();
+    assert_eq!(ids, ["a", "b", "c", "ghost"], "every reached node, by integer");
+    assert_eq!(reached[2].1, Some(3), "a reached paper's doc id");
+    assert_eq!(reached[3].1, None, "a dangling id is no paper");
+    assert_eq!(walk.papers.get(&3), Some(&(1, Some(2023))), "its distance and year, by doc id");
+    assert_eq!(walk.papers.len(), reached.iter().filter(|(_, doc)| doc.is_some()).count());
+    let unknown: Vec<(&String, &u32)> = walk.ids.iter().collect();
+    assert_eq!(unknown, [(&"nowhere".to_string(), &0)], "a seed the graph does not know, by id");
     drop(store);
 
     // The migrated index takes new links: an edge file line and a re-derivation.

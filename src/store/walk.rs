@@ -13,8 +13,9 @@ use std::collections::HashMap;
 use rusqlite::params;
 
 use super::Store;
-use super::graph::{DocsAndYears, StoreAdjacency, dirs, sorted};
-use crate::graph::{Adjacency, Direction, Node, NodeMap, Reached, walk_by_id};
+use super::graph::{StoreAdjacency, dirs, sorted};
+use crate::graph::{Adjacency, Direction, Node, NodeMap, walk_by_id};
+use crate::search::retriever::Walk;
 
 /// The stored graph with what this search has read of it.
 pub struct SearchGraph<'a> {
@@ -31,38 +32,28 @@ impl<'a> SearchGraph<'a> {
     }
 
     /// [`crate::graph::bfs`] over the stored adjacency, with the doc id and
-    /// year of every reached paper read by integer in the same statement
-    /// that maps the reached nodes back to ids (what ranking needs of them).
-    pub(crate) fn walk_papers(
-        &self,
-        seeds: &[String],
-        hops: u32,
-        direction: Direction,
-    ) -> anyhow::Result<(Reached, DocsAndYears)> {
+    /// year of every reached paper read by integer in one statement (what
+    /// ranking needs of them; their ids are read for the hits shown).
+    pub(crate) fn walk_papers(&self, seeds: &[String], hops: u32, direction: Direction) -> anyhow::Result<Walk<i64>> {
         let (dist, unknown) = walk_by_id(self, seeds, hops, direction)?;
-        let mut out = Reached::default();
-        out.reserve(dist.len() + unknown.len());
-        out.extend(unknown);
+        let mut walk = Walk { ids: unknown.into_iter().collect(), ..Walk::default() };
         let nodes: Vec<Node> = sorted(&dist.keys().copied().collect::<Vec<_>>());
         let mut stmt = self.store.conn.prepare_cached(
-            "SELECT n.node, n.id, n.doc, n.year FROM json_each(?1) AS j JOIN nodes AS n ON n.node = j.value",
+            "SELECT n.node, n.doc, n.year FROM json_each(?1) AS j JOIN nodes AS n ON n.node = j.value",
         )?;
-        let mut papers = DocsAndYears::default();
-        papers.reserve(dist.len());
+        walk.papers.reserve(dist.len());
+        walk.handles.reserve(dist.len());
         let rows = stmt.query_map([serde_json::to_string(&nodes)?], |r| {
-            Ok((r.get::<_, Node>(0)?, r.get::<_, String>(1)?, r.get::<_, Option<i64>>(2)?, r.get::<_, Option<i32>>(3)?))
+            Ok((r.get::<_, Node>(0)?, r.get::<_, Option<i64>>(1)?, r.get::<_, Option<i32>>(2)?))
         })?;
-        let mut ids = self.ids.borrow_mut();
-        ids.reserve(dist.len());
         for row in rows {
-            let (node, id, doc, year) = row?;
+            let (node, doc, year) = row?;
             if let Some(doc) = doc {
-                papers.insert(id.clone(), (doc, year));
+                walk.papers.insert(doc, (dist[&node], year));
             }
-            ids.insert(node, id.clone());
-            out.insert(id, dist[&node]);
+            walk.handles.insert(node, doc);
         }
-        Ok((out, papers))
+        Ok(walk)
     }
 }
 
