@@ -14,7 +14,9 @@
 //! ([`super::first_stage`]).
 //!
 //! Ranking needs only each merged paper's handle (a doc id) and year, so a
-//! walk that reaches thousands of papers reads their titles, abstracts and
+//! walk that reaches thousands of papers reads their ids only for the hits
+//! up to the page's end and the ties at its boundary (all of them when the
+//! search has marks, which name papers by id), their titles, abstracts and
 //! references only for the hits shown (after the request's `offset`, up to
 //! its `limit`), and picks their evidence sentences ([`crate::evidence`])
 //! only for them.
