@@ -83,6 +83,27 @@ pub(crate) type NodeMap<V> = HashMap<Node, V, foldhash::fast::FixedState>;
 /// Every id a walk reached, with its distance (a search's walk: in no order).
 pub type Reached = HashMap<String, u32, foldhash::fast::FixedState>;
 
+/// A search's walk, as its ranker reads it (`crate::search::rank`): the
+/// reached papers by the retriever's handle (`D`: a store's doc id) where
+/// the walk read them, the rest by id.
+#[derive(Debug, Clone)]
+pub(crate) struct Walk<D> {
+    /// The reached papers whose handles the walk read: distance and year by handle.
+    pub papers: HashMap<D, (u32, Option<i32>), foldhash::fast::FixedState>,
+    /// Each reached node the walk read: its paper's handle, `None` for an
+    /// id that is not a paper (the weighted graph score sums by node).
+    pub handles: NodeMap<Option<D>>,
+    /// Reached ids the walk did not map to papers (seeds the graph does
+    /// not know; every reached id, for a retriever whose walk reads ids only).
+    pub ids: Reached,
+}
+
+impl<D> Default for Walk<D> {
+    fn default() -> Walk<D> {
+        Walk { papers: HashMap::default(), handles: NodeMap::default(), ids: Reached::default() }
+    }
+}
+
 /// Who is linked to whom, by integer node. An id maps to its node once at
 /// the start of a walk and back once at the end ([`bfs`]); the walk itself
 /// runs over integers.

@@ -23,7 +23,8 @@ use crate::candidate::DocScores;
 use crate::embed::SemanticIndex;
 use crate::evidence::EvidenceQuery;
 pub use crate::graph::Reached;
-use crate::graph::{Adjacency, Direction, NodeMap};
+pub(crate) use crate::graph::Walk;
+use crate::graph::{Adjacency, Direction};
 use crate::store::{SearchGraph, Store};
 
 /// A paper of a first-stage list: its id, the retriever's handle on it and its first-stage score.
@@ -58,25 +59,6 @@ pub struct MergedPaper {
 
 /// The merged set, by the retriever's handle.
 pub type Merged<D> = HashMap<D, MergedPaper, foldhash::fast::FixedState>;
-
-/// A walk's answer.
-#[derive(Debug, Clone)]
-pub struct Walk<D> {
-    /// The reached papers whose handles the walk read: distance and year by handle.
-    pub papers: HashMap<D, (u32, Option<i32>), foldhash::fast::FixedState>,
-    /// Each reached node the walk read: its paper's handle, `None` for an
-    /// id that is not a paper (the weighted graph score sums by node).
-    pub handles: NodeMap<Option<D>>,
-    /// Reached ids the walk did not map to papers (seeds the graph does
-    /// not know; every reached id, for a retriever whose walk reads ids only).
-    pub ids: Reached,
-}
-
-impl<D> Default for Walk<D> {
-    fn default() -> Walk<D> {
-        Walk { papers: HashMap::default(), handles: NodeMap::default(), ids: Reached::default() }
-    }
-}
 
 /// Reads the ids of the merged papers that have none yet (`read` gives
 /// the ids of handles, in their order).

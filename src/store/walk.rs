@@ -14,8 +14,7 @@ use rusqlite::params;
 
 use super::Store;
 use super::graph::{StoreAdjacency, dirs, sorted};
-use crate::graph::{Adjacency, Direction, Node, NodeMap, walk_by_id};
-use crate::search::retriever::Walk;
+use crate::graph::{Adjacency, Direction, Node, NodeMap, Walk, walk_by_id};
 
 /// The stored graph with what this search has read of it.
 pub struct SearchGraph<'a> {
