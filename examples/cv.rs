@@ -43,6 +43,7 @@ fn main() -> anyhow::Result<()> {
                             weights: Weights { bm25: 1.0 - graph - recency, graph, recency },
                             pool,
                             graph_score: GraphScore::Weighted,
+                            ..SearchParams::default()
                         });
                     }
                 }

@@ -96,11 +96,19 @@ pub(crate) struct Walk<D> {
     /// Reached ids the walk did not map to papers (seeds the graph does
     /// not know; every reached id, for a retriever whose walk reads ids only).
     pub ids: Reached,
+    /// The reached papers (by handle) first reached through a list the
+    /// walk cut to its fan-out, with that cut (what a hit explains).
+    pub via: HashMap<D, Cut, foldhash::fast::FixedState>,
 }
 
 impl<D> Default for Walk<D> {
     fn default() -> Walk<D> {
-        Walk { papers: HashMap::default(), handles: NodeMap::default(), ids: Reached::default() }
+        Walk {
+            papers: HashMap::default(),
+            handles: NodeMap::default(),
+            ids: Reached::default(),
+            via: HashMap::default(),
+        }
     }
 }
 
@@ -115,42 +123,107 @@ pub trait Adjacency {
     /// The id of each of `nodes`, in one call.
     fn ids_of(&self, nodes: &[Node]) -> anyhow::Result<Vec<(Node, String)>>;
 
-    /// The nodes one step from any of `nodes` in `direction` (any order,
-    /// repeats allowed). A store answers a whole frontier in one statement.
-    fn neighbors_of_all(&self, nodes: &[Node], direction: Direction) -> anyhow::Result<Vec<Node>>;
+    /// Each of `nodes`' neighbours in `direction`, one list per node and
+    /// way (`each(node, References | Citations, list)`; a node with none
+    /// may be left out). A store answers a whole frontier in one statement.
+    fn neighbor_lists(
+        &self,
+        nodes: &[Node],
+        direction: Direction,
+        each: &mut dyn FnMut(Node, Direction, &[Node]),
+    ) -> anyhow::Result<()>;
+}
+
+/// How many of one paper's references, and of its citers, a search's walk
+/// follows ([`bfs_nodes`]); `None`: all. A hub cited by thousands would
+/// otherwise bring every citer and, at two hops, every citer's links: on a
+/// 1M-paper index one search reached 126,000–333,000 nodes, at most 100
+/// per list 47,000–73,000 (docs/PERFORMANCE.md).
+pub type FanOut = Option<usize>;
+
+/// The fan-out of a search when the caller does not choose (docs/PERFORMANCE.md:
+/// chosen by time at 1M and by the rankings it leaves unchanged).
+pub const DEFAULT_FAN_OUT: FanOut = Some(100);
+
+/// One list a walk cut to its fan-out: the paper (by node), the way (its
+/// references or its citers) and how many the list held.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cut {
+    pub node: Node,
+    pub direction: Direction,
+    pub total: usize,
+}
+
+/// A walk over integers: each reached node's minimum distance (seeds at
+/// 0), and for a node first reached through a list the fan-out cut, that cut.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Bfs {
+    pub dist: NodeMap<u32>,
+    pub via: NodeMap<Cut>,
+}
+
+/// The `k` of `list` a cut list keeps: those with the smallest hash of their
+/// node, an even sample that is the same in every walk over this index.
+fn sample(list: &[Node], k: usize, buf: &mut Vec<Node>) {
+    let key = |n: &Node| {
+        let mut z = (*n as u64).wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        (z ^ (z >> 31), *n)
+    };
+    buf.clear();
+    buf.extend_from_slice(list);
+    buf.select_nth_unstable_by_key(k - 1, key);
+    buf.truncate(k);
+    buf.sort_unstable_by_key(key);
 }
 
 /// Breadth-first expansion over integers: every node within `hops` steps
-/// of a seed, with its minimum distance (seeds at 0).
+/// of a seed, with its minimum distance (seeds at 0), following at most
+/// `fan_out` of any one list ([`FanOut`]).
 pub(crate) fn bfs_nodes(
     adj: &impl Adjacency,
     seeds: &[Node],
     hops: u32,
     direction: Direction,
-) -> anyhow::Result<NodeMap<u32>> {
+    fan_out: FanOut,
+) -> anyhow::Result<Bfs> {
     // Level by level: every node of the frontier is at distance `d`, so a
     // node first seen from it is at `d + 1`, its minimum.
-    let mut dist: NodeMap<u32> = NodeMap::default();
+    let mut walk = Bfs::default();
     let mut frontier: Vec<Node> = Vec::new();
     for &s in seeds {
-        if dist.insert(s, 0).is_none() {
+        if walk.dist.insert(s, 0).is_none() {
             frontier.push(s);
         }
     }
+    let mut kept = Vec::new();
     for d in 0..hops {
         if frontier.is_empty() {
             break;
         }
         let mut next = Vec::new();
-        for n in adj.neighbors_of_all(&frontier, direction)? {
-            if let std::collections::hash_map::Entry::Vacant(e) = dist.entry(n) {
-                e.insert(d + 1);
-                next.push(n);
+        adj.neighbor_lists(&frontier, direction, &mut |node, way, list| {
+            let (list, cut) = match fan_out {
+                Some(k) if list.len() > k => {
+                    sample(list, k.max(1), &mut kept);
+                    (&kept[..], Some(Cut { node, direction: way, total: list.len() }))
+                }
+                _ => (list, None),
+            };
+            for &n in list {
+                if let std::collections::hash_map::Entry::Vacant(e) = walk.dist.entry(n) {
+                    e.insert(d + 1);
+                    next.push(n);
+                    if let Some(cut) = cut {
+                        walk.via.insert(n, cut);
+                    }
+                }
             }
-        }
+        })?;
         frontier = next;
     }
-    Ok(dist)
+    Ok(walk)
 }
 
 /// Breadth-first expansion by id: every id within `hops` steps of a seed,
@@ -163,10 +236,10 @@ pub fn bfs(
     hops: u32,
     direction: Direction,
 ) -> anyhow::Result<BTreeMap<String, u32>> {
-    let (dist, mut out) = walk_by_id(adj, seeds, hops, direction)?;
-    let nodes: Vec<Node> = dist.keys().copied().collect();
+    let (walk, mut out) = walk_by_id(adj, seeds, hops, direction, None)?;
+    let nodes: Vec<Node> = walk.dist.keys().copied().collect();
     for (node, id) in adj.ids_of(&nodes)? {
-        out.insert(id, dist[&node]);
+        out.insert(id, walk.dist[&node]);
     }
     Ok(out)
 }
@@ -178,14 +251,15 @@ pub(crate) fn walk_by_id(
     seeds: &[String],
     hops: u32,
     direction: Direction,
-) -> anyhow::Result<(NodeMap<u32>, BTreeMap<String, u32>)> {
+    fan_out: FanOut,
+) -> anyhow::Result<(Bfs, BTreeMap<String, u32>)> {
     let known = adj.nodes_of(seeds)?;
     let mut unknown: BTreeMap<String, u32> = seeds.iter().map(|s| (s.clone(), 0)).collect();
     for (id, _) in &known {
         unknown.remove(id);
     }
     let nodes: Vec<Node> = known.iter().map(|&(_, n)| n).collect();
-    Ok((bfs_nodes(adj, &nodes, hops, direction)?, unknown))
+    Ok((bfs_nodes(adj, &nodes, hops, direction, fan_out)?, unknown))
 }
 
 /// An edge list held in memory (tests, and callers without a store), its
@@ -230,17 +304,21 @@ impl Adjacency for MemoryGraph {
         Ok(nodes.iter().filter_map(|&n| self.id.get(usize::try_from(n).ok()?).map(|id| (n, id.clone()))).collect())
     }
 
-    fn neighbors_of_all(&self, nodes: &[Node], direction: Direction) -> anyhow::Result<Vec<Node>> {
-        let mut v = Vec::new();
-        for n in nodes {
+    fn neighbor_lists(
+        &self,
+        nodes: &[Node],
+        direction: Direction,
+        each: &mut dyn FnMut(Node, Direction, &[Node]),
+    ) -> anyhow::Result<()> {
+        for &n in nodes {
             if direction.follows_references() {
-                v.extend(self.out.get(n).into_iter().flatten());
+                each(n, Direction::References, self.out.get(&n).map_or(&[], Vec::as_slice));
             }
             if direction.follows_citations() {
-                v.extend(self.inc.get(n).into_iter().flatten());
+                each(n, Direction::Citations, self.inc.get(&n).map_or(&[], Vec::as_slice));
             }
         }
-        Ok(v)
+        Ok(())
     }
 }
 
@@ -292,6 +370,31 @@ mod tests {
     fn a_seed_the_graph_does_not_know_stays_at_zero() {
         let m = bfs(&chain(), &s(&["zz", "c"]), 2, Direction::Citations).unwrap();
         assert_eq!(m, BTreeMap::from([("zz".into(), 0), ("c".into(), 0), ("b".into(), 1), ("a".into(), 2)]));
+    }
+
+    #[test]
+    fn a_list_longer_than_the_fan_out_is_sampled_and_the_cut_kept() {
+        // h is cited by c0..c9; c0 is cited by d.
+        let mut edges: Vec<(String, String)> = (0..10).map(|i| (format!("c{i}"), "h".to_string())).collect();
+        edges.push(("d".into(), "c0".into()));
+        let g = MemoryGraph::new(edges.iter().map(|(a, b)| (a.as_str(), b.as_str())));
+        let h = g.nodes_of(&s(&["h"])).unwrap()[0].1;
+        let all = bfs_nodes(&g, &[h], 2, Direction::Citations, None).unwrap();
+        assert_eq!((all.dist.len(), all.via.len()), (12, 0));
+        assert_eq!(
+            bfs_nodes(&g, &[h], 2, Direction::Citations, Some(10)).unwrap().dist,
+            all.dist,
+            "not longer: no cut"
+        );
+        let cut = bfs_nodes(&g, &[h], 1, Direction::Citations, Some(3)).unwrap();
+        assert_eq!(cut.dist.len(), 4, "the seed and 3 of its 10 citers");
+        let want = Cut { node: h, direction: Direction::Citations, total: 10 };
+        assert!(cut.via.len() == 3 && cut.via.values().all(|c| *c == want), "{:?}", cut.via);
+        let again = bfs_nodes(&g, &[h], 1, Direction::Citations, Some(3)).unwrap();
+        assert_eq!(again.dist, cut.dist, "the same sample in every walk");
+        // The references of h (none) are not cut; a list of one is followed whole.
+        let refs = bfs_nodes(&g, &[h], 1, Direction::References, Some(1)).unwrap();
+        assert_eq!(refs.dist.len(), 1);
     }
 
     #[test]

@@ -186,6 +186,9 @@ pub(super) fn print(
                     let page = h.snippet_page.map_or(String::new(), |p| format!("(p. {p}) "));
                     writeln!(out, "      {page}{}", mark(&h.snippet, &h.snippet_spans, bold.0, bold.1))?;
                 }
+                if let Some(via) = &h.graph_via {
+                    writeln!(out, "      {via}")?;
+                }
             }
             if !request.filter.is_empty() {
                 writeln!(out, "filter: {} (hits, top and average are over the papers that pass)", request.filter)?;

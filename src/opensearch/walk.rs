@@ -89,16 +89,6 @@ impl<'a> RemoteAdjacency<'a> {
         }
         Ok(())
     }
-
-    fn collect(&self, ids: &[String], direction: Direction, out: &mut Vec<String>) -> anyhow::Result<()> {
-        self.fill(ids, direction)?;
-        let cache = if direction == Direction::References { &self.references } else { &self.citations };
-        let cache = cache.borrow();
-        for id in ids {
-            out.extend(cache.get(id).into_iter().flatten().cloned());
-        }
-        Ok(())
-    }
 }
 
 impl Adjacency for RemoteAdjacency<'_> {
@@ -120,16 +110,28 @@ impl Adjacency for RemoteAdjacency<'_> {
             .collect()
     }
 
-    fn neighbors_of_all(&self, nodes: &[Node], direction: Direction) -> anyhow::Result<Vec<Node>> {
+    fn neighbor_lists(
+        &self,
+        nodes: &[Node],
+        direction: Direction,
+        each: &mut dyn FnMut(Node, Direction, &[Node]),
+    ) -> anyhow::Result<()> {
         let ids: Vec<String> = self.ids_of(nodes)?.into_iter().map(|(_, id)| id).collect();
-        let mut out = Vec::new();
-        if direction.follows_references() {
-            self.collect(&ids, Direction::References, &mut out)?;
+        for way in [Direction::References, Direction::Citations] {
+            if (way == Direction::References && !direction.follows_references())
+                || (way == Direction::Citations && !direction.follows_citations())
+            {
+                continue;
+            }
+            self.fill(&ids, way)?;
+            let cache = if way == Direction::References { &self.references } else { &self.citations };
+            let cache = cache.borrow();
+            let mut interned = self.interned.borrow_mut();
+            for (&node, id) in nodes.iter().zip(&ids) {
+                let list: Vec<Node> = cache.get(id).into_iter().flatten().map(|id| interned.node(id)).collect();
+                each(node, way, &list);
+            }
         }
-        if direction.follows_citations() {
-            self.collect(&ids, Direction::Citations, &mut out)?;
-        }
-        let mut interned = self.interned.borrow_mut();
-        Ok(out.iter().map(|id| interned.node(id)).collect())
+        Ok(())
     }
 }

@@ -30,7 +30,7 @@ use super::request::{
     Weights,
 };
 use crate::embed::SemanticIndex;
-use crate::graph::Direction;
+use crate::graph::{DEFAULT_FAN_OUT, Direction, FanOut};
 use crate::store::Store;
 
 /// The pool of a search that shows hits is `offset + limit` rounded up to a
@@ -50,6 +50,8 @@ pub struct SearchChoices {
     pub top_k: Option<usize>,
     pub hops: Option<u32>,
     pub direction: Option<Direction>,
+    /// `None`: the default ([`crate::graph::DEFAULT_FAN_OUT`]); `Some(None)`: every link.
+    pub fan_out: Option<FanOut>,
     pub weights: Option<Weights>,
     pub pool: Option<usize>,
     pub graph_score: Option<GraphScore>,
@@ -114,6 +116,7 @@ impl SearchChoices {
             weights: self.weights.unwrap_or(d.weights),
             pool,
             graph_score,
+            fan_out: self.fan_out.unwrap_or(DEFAULT_FAN_OUT),
         }
     }
 

@@ -64,7 +64,7 @@ pub use filter::{Filter, YearRange};
 pub use first_stage::bm25_scores;
 pub(crate) use first_stage::bm25_term_scores;
 pub use query::{ParsedQuery, QueryError, parse as parse_query};
-pub use rank::{Hit, RetrievalResult};
+pub use rank::{GraphVia, Hit, RetrievalResult};
 pub use request::{
     DEFAULT_DENSE_K, DEFAULT_LIMIT, DEFAULT_RERANK_WEIGHT, Feedback, FeedbackParams, Fusion, GraphScore, HitParts,
     MAX_SEARCH_HOPS, Mode, ModeDefaults, SearchParams, SearchRequest, SemanticParams, Weights,

@@ -23,6 +23,7 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::fmt;
 use std::hash::Hash;
 use std::time::Instant;
 
@@ -37,7 +38,7 @@ use super::retriever::{Details, Local, Merged, MergedPaper, PaperScores, Papers,
 use super::score::{ScoreParts, final_score, graph_score, normalised, recency_score, seed_evidence};
 use crate::embed::SemanticIndex;
 use crate::evidence::{self, Evidence, EvidenceParams, EvidenceQuery};
-use crate::graph::{Adjacency, Node, NodeMap};
+use crate::graph::{Adjacency, Cut, Direction, FanOut, Node, NodeMap};
 use crate::store::Store;
 
 /// One ranked paper with the parts of its score.
@@ -54,6 +55,10 @@ pub struct Hit {
     pub bm25_norm: f64,
     /// Steps from the nearest seed; `None` when the walk did not reach it.
     pub graph_distance: Option<u32>,
+    /// When the walk first reached it through a list cut to the fan-out
+    /// (a hub's citers or references): that list. Left out of the JSON otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub graph_via: Option<GraphVia>,
     pub graph_score: f64,
     pub recency_score: f64,
     pub final_score: f64,
@@ -106,6 +111,35 @@ pub struct RetrievalResult {
     /// filter its operators produced (`None`: not told, e.g. a backend's).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub parsed_query: Option<ParsedQuery>,
+}
+
+/// A hit the walk reached as one of a paper's references or citers that it
+/// followed only in part (`--fan-out`): "reached via 1 of 4,213 citers of ID".
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct GraphVia {
+    /// The paper whose list was cut.
+    pub paper: String,
+    /// `citations`: the hit cites that paper; `references`: that paper cites the hit.
+    pub direction: Direction,
+    /// How many of the list the walk followed, and how many it held.
+    pub followed: usize,
+    pub total: usize,
+}
+
+impl fmt::Display for GraphVia {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let what = if self.direction == Direction::References { "references" } else { "citers" };
+        let total = self.total.to_string();
+        // Digits in threes: 4,213.
+        let mut grouped = String::new();
+        for (i, c) in total.chars().enumerate() {
+            if i > 0 && (total.len() - i) % 3 == 0 {
+                grouped.push(',');
+            }
+            grouped.push(c);
+        }
+        write!(f, "reached via 1 of {grouped} {what} of {} (the walk follows {} per paper)", self.paper, self.followed)
+    }
 }
 
 impl Hit {
@@ -172,7 +206,7 @@ pub(crate) fn rank<R: Retriever>(
     let pool = &first.list;
     let seeds = &pool[..params.top_k.min(pool.len())];
     let seed_ids: Vec<String> = seeds.iter().map(|s| s.id.clone()).collect();
-    let walk = r.walk(&seed_ids, params.hops, params.direction)?;
+    let walk = r.walk(&seed_ids, params.hops, params.direction, params.fan_out)?;
     let mut by_id = walk.ids;
     if let Some(fb) = r.feedback() {
         fb.join_walk(&mut by_id);
@@ -224,7 +258,7 @@ pub(crate) fn rank<R: Retriever>(
             let norm = |s: f64| normalised(s, max_first);
             let graph = r.graph();
             let keys = |nodes: Vec<Node>| in_merge_by_node(graph, nodes, &walk.handles, &papers, &merged);
-            Some(seed_evidence(graph, &seeds, norm, params.hops, params.direction, keys)?)
+            Some(seed_evidence(graph, &seeds, norm, params.hops, params.direction, params.fan_out, keys)?)
         }
     };
     // A favorite lifts only the papers this query reaches (issue 27): the
@@ -286,6 +320,7 @@ pub(crate) fn rank<R: Retriever>(
         if hit_count == 0 { 0.0 } else { scored.iter().map(|h| h.final_score).sum::<f64>() / hit_count as f64 };
     let end = request.limit.map_or(hit_count, |l| request.offset.saturating_add(l)).min(hit_count);
     let scored = page(r, scored, end, request.offset)?;
+    let via = graph_via(r, &walk.via, &scored, params.fan_out)?;
 
     // Hydrate the hits shown, as far as the request asks: their details,
     // then their evidence sentences through `evidence`.
@@ -297,7 +332,7 @@ pub(crate) fn rank<R: Retriever>(
         if scored.is_empty() || !parts.snippets() { None } else { Some(r.evidence_query(&request.query)?) };
     let semantic_mode = first.mode != Mode::Bm25;
     let mut ranked = Vec::with_capacity(scored.len());
-    for ((id, h), d) in scored.into_iter().zip(details) {
+    for (((id, h), d), graph_via) in scored.into_iter().zip(details).zip(via) {
         let (snippet, snippet_page) = match &evidence_query {
             Some(q) => snippet(&d, q),
             None => (Evidence::default(), None),
@@ -313,6 +348,7 @@ pub(crate) fn rank<R: Retriever>(
             bm25_score: h.bm25_score,
             bm25_norm: h.bm25_norm,
             graph_distance: h.distance,
+            graph_via,
             graph_score: h.graph_score,
             recency_score: h.recency_score,
             final_score: h.final_score,
@@ -368,6 +404,31 @@ fn page<R: Retriever>(
     hits.truncate(end);
     hits.drain(..offset.min(hits.len()));
     Ok(hits)
+}
+
+/// Each shown hit's [`GraphVia`], the cut papers' ids read in one call.
+fn graph_via<R: Retriever>(
+    r: &R,
+    via: &HashMap<R::Doc, Cut, foldhash::fast::FixedState>,
+    shown: &[(String, Scored<R::Doc>)],
+    fan_out: FanOut,
+) -> anyhow::Result<Vec<Option<GraphVia>>> {
+    let cuts: Vec<Option<Cut>> = shown.iter().map(|(_, h)| via.get(&h.doc).copied()).collect();
+    let nodes: Vec<Node> = cuts.iter().flatten().map(|c| c.node).collect();
+    let ids: NodeMap<String> =
+        if nodes.is_empty() { NodeMap::default() } else { r.graph().ids_of(&nodes)?.into_iter().collect() };
+    Ok(cuts
+        .into_iter()
+        .map(|c| {
+            let c = c?;
+            Some(GraphVia {
+                paper: ids.get(&c.node)?.clone(),
+                direction: c.direction,
+                followed: fan_out.unwrap_or(c.total),
+                total: c.total,
+            })
+        })
+        .collect())
 }
 
 /// The merged papers among `nodes` (reached by a walk), each with its key

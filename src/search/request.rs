@@ -10,7 +10,7 @@ use std::str::FromStr;
 use serde::Serialize;
 
 use super::filter::Filter;
-use crate::graph::Direction;
+use crate::graph::{DEFAULT_FAN_OUT, Direction, FanOut};
 
 /// Default number of BM25 seeds.
 pub(crate) const DEFAULT_TOP_K: usize = 10;
@@ -211,6 +211,9 @@ pub struct SearchParams {
     /// How many top first-stage papers join the merged set (at least the seeds).
     pub pool: usize,
     pub graph_score: GraphScore,
+    /// How many of one paper's references, and of its citers, the walk
+    /// follows (`None`: all; see [`crate::graph::FanOut`]).
+    pub fan_out: FanOut,
 }
 
 impl Default for SearchParams {
@@ -222,6 +225,7 @@ impl Default for SearchParams {
             weights: Weights::default(),
             pool: DEFAULT_TOP_K,
             graph_score: GraphScore::ByHops,
+            fan_out: DEFAULT_FAN_OUT,
         }
     }
 }

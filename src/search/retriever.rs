@@ -24,7 +24,7 @@ use crate::embed::SemanticIndex;
 use crate::evidence::EvidenceQuery;
 pub use crate::graph::Reached;
 pub(crate) use crate::graph::Walk;
-use crate::graph::{Adjacency, Direction};
+use crate::graph::{Adjacency, Direction, FanOut};
 use crate::store::{SearchGraph, Store};
 
 /// A paper of a first-stage list: its id, the retriever's handle on it and its first-stage score.
@@ -116,8 +116,15 @@ pub trait Retriever {
     fn first_stage(&mut self, depth: usize) -> anyhow::Result<FirstList<Self::Doc>>;
 
     /// The walk from `seeds`: every paper within `hops` steps with its
-    /// distance, by handle where the walk reads handles, else by id.
-    fn walk(&mut self, seeds: &[String], hops: u32, direction: Direction) -> anyhow::Result<Walk<Self::Doc>>;
+    /// distance, by handle where the walk reads handles, else by id,
+    /// following at most `fan_out` of one paper's references or citers.
+    fn walk(
+        &mut self,
+        seeds: &[String],
+        hops: u32,
+        direction: Direction,
+        fan_out: FanOut,
+    ) -> anyhow::Result<Walk<Self::Doc>>;
 
     /// The handle and year of each of `ids` that is a paper of the index (repeats allowed).
     fn papers(&mut self, ids: &[&String]) -> anyhow::Result<Papers<Self::Doc>>;
@@ -308,8 +315,14 @@ impl<'a> Retriever for Local<'a> {
         Ok(FirstList { mode, list })
     }
 
-    fn walk(&mut self, seeds: &[String], hops: u32, direction: Direction) -> anyhow::Result<Walk<i64>> {
-        self.graph.walk_papers(seeds, hops, direction)
+    fn walk(
+        &mut self,
+        seeds: &[String],
+        hops: u32,
+        direction: Direction,
+        fan_out: FanOut,
+    ) -> anyhow::Result<Walk<i64>> {
+        self.graph.walk_papers(seeds, hops, direction, fan_out)
     }
 
     /// The first stage's papers from its list (read with their ids), the rest by one statement.

@@ -18,6 +18,11 @@ pub(super) fn dirs(direction: Direction) -> (i64, i64) {
     (if direction.follows_references() { 0 } else { 1 }, if direction.follows_citations() { 1 } else { 0 })
 }
 
+/// The way an `adjacency.dir` goes: 0 a paper's references, 1 its citers.
+pub(super) fn way(dir: i64) -> Direction {
+    if dir == 0 { Direction::References } else { Direction::Citations }
+}
+
 /// A reached paper's doc id and year, by id.
 pub(crate) type DocsAndYears = HashMap<String, (i64, Option<i32>), foldhash::fast::FixedState>;
 
@@ -94,13 +99,35 @@ impl Adjacency for StoreAdjacency<'_> {
         self.pairs("SELECT n.node, n.id FROM json_each(?1) AS j JOIN nodes AS n ON n.node = j.value", &sorted(nodes))
     }
 
-    fn neighbors_of_all(&self, nodes: &[Node], direction: Direction) -> anyhow::Result<Vec<Node>> {
+    fn neighbor_lists(
+        &self,
+        nodes: &[Node],
+        direction: Direction,
+        each: &mut dyn FnMut(Node, Direction, &[Node]),
+    ) -> anyhow::Result<()> {
         let (lo, hi) = dirs(direction);
         let mut stmt = self.0.conn.prepare_cached(
-            "SELECT a.nbr FROM json_each(?1) AS j JOIN adjacency AS a ON a.node = j.value AND a.dir BETWEEN ?2 AND ?3",
+            "SELECT a.node, a.dir, a.nbr FROM json_each(?1) AS j
+             JOIN adjacency AS a ON a.node = j.value AND a.dir BETWEEN ?2 AND ?3",
         )?;
-        let rows = stmt.query_map(params![serde_json::to_string(&sorted(nodes))?, lo, hi], |r| r.get::<_, Node>(0))?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        let mut rows = stmt.query(params![serde_json::to_string(&sorted(nodes))?, lo, hi])?;
+        // One node's rows of one way come together (the index's order).
+        let mut list: Vec<Node> = Vec::new();
+        let mut at: Option<(Node, i64)> = None;
+        while let Some(r) = rows.next()? {
+            let key = (r.get::<_, Node>(0)?, r.get::<_, i64>(1)?);
+            if at.is_some_and(|a| a != key) {
+                let (n, dir) = at.expect("checked");
+                each(n, way(dir), &list);
+                list.clear();
+            }
+            at = Some(key);
+            list.push(r.get(2)?);
+        }
+        if let Some((n, dir)) = at {
+            each(n, way(dir), &list);
+        }
+        Ok(())
     }
 }
 

@@ -123,7 +123,8 @@ fn the_graph_migration_keeps_edges_links_walks_and_every_other_table() {
         }
     }
     let graph = super::SearchGraph::new(&store);
-    let walk = graph.walk_papers(&["a".to_string(), "nowhere".to_string()], 1, Direction::Both).unwrap();
+    let walk = graph.walk_papers(&["a".to_string(), "nowhere".to_string()], 1, Direction::Both, None).unwrap();
+    assert!(walk.via.is_empty(), "no fan-out, no cut");
     let nodes: Vec<i64> = walk.handles.keys().copied().collect();
     let mut reached: Vec<(String, Option<i64>)> =
         graph.ids_of(&nodes).unwrap().into_iter().map(|(n, id)| (id, walk.handles[&n])).collect();
@@ -136,6 +137,25 @@ fn the_graph_migration_keeps_edges_links_walks_and_every_other_table() {
     assert_eq!(walk.papers.len(), reached.iter().filter(|(_, doc)| doc.is_some()).count());
     let unknown: Vec<(&String, &u32)> = walk.ids.iter().collect();
     assert_eq!(unknown, [(&"nowhere".to_string(), &0)], "a seed the graph does not know, by id");
+    // A fan-out of 1: `a` cites b and ghost and is cited by b and c; one of
+    // each list is followed, the same one through a search's graph and
+    // through the plain adjacency, and every paper reached names the cut.
+    let cut = super::SearchGraph::new(&store).walk_papers(&["a".to_string()], 1, Direction::Both, Some(1)).unwrap();
+    assert_eq!(cut.handles.len(), 3, "the seed and one of each list: {:?}", cut.handles);
+    let seed = store.doc_of("a").unwrap();
+    for (doc, via) in &cut.via {
+        assert_ne!(Some(*doc), seed);
+        assert_eq!(via.total, 2);
+        assert_eq!(Some(via.node), cut.handles.iter().find(|(_, d)| **d == seed).map(|(n, _)| *n));
+    }
+    assert_eq!(cut.via.len(), cut.papers.len() - 1, "every paper but the seed came through a cut list");
+    let a = super::StoreAdjacency(&store).nodes_of(&["a".to_string()]).unwrap()[0].1;
+    let plain = crate::graph::bfs_nodes(&super::StoreAdjacency(&store), &[a], 1, Direction::Both, Some(1)).unwrap();
+    let mut plain: Vec<i64> = plain.dist.into_keys().collect();
+    let mut kept: Vec<i64> = cut.handles.into_keys().collect();
+    plain.sort();
+    kept.sort();
+    assert_eq!(plain, kept, "the same sample through either adjacency");
     drop(store);
 
     // The migrated index takes new links: an edge file line and a re-derivation.

@@ -13,8 +13,8 @@ use std::collections::HashMap;
 use rusqlite::params;
 
 use super::Store;
-use super::graph::{StoreAdjacency, dirs, sorted};
-use crate::graph::{Adjacency, Direction, Node, NodeMap, Walk, walk_by_id};
+use super::graph::{StoreAdjacency, dirs, sorted, way};
+use crate::graph::{Adjacency, Bfs, Direction, FanOut, Node, NodeMap, Walk, walk_by_id};
 
 /// The stored graph with what this search has read of it.
 pub struct SearchGraph<'a> {
@@ -33,8 +33,14 @@ impl<'a> SearchGraph<'a> {
     /// [`crate::graph::bfs`] over the stored adjacency, with the doc id and
     /// year of every reached paper read by integer in one statement (what
     /// ranking needs of them; their ids are read for the hits shown).
-    pub(crate) fn walk_papers(&self, seeds: &[String], hops: u32, direction: Direction) -> anyhow::Result<Walk<i64>> {
-        let (dist, unknown) = walk_by_id(self, seeds, hops, direction)?;
+    pub(crate) fn walk_papers(
+        &self,
+        seeds: &[String],
+        hops: u32,
+        direction: Direction,
+        fan_out: FanOut,
+    ) -> anyhow::Result<Walk<i64>> {
+        let (Bfs { dist, via }, unknown) = walk_by_id(self, seeds, hops, direction, fan_out)?;
         let mut walk = Walk { ids: unknown.into_iter().collect(), ..Walk::default() };
         let nodes: Vec<Node> = sorted(&dist.keys().copied().collect::<Vec<_>>());
         let mut stmt = self.store.conn.prepare_cached(
@@ -49,6 +55,9 @@ impl<'a> SearchGraph<'a> {
             let (node, doc, year) = row?;
             if let Some(doc) = doc {
                 walk.papers.insert(doc, (dist[&node], year));
+                if let Some(&cut) = via.get(&node) {
+                    walk.via.insert(doc, cut);
+                }
             }
             walk.handles.insert(node, doc);
         }
@@ -70,7 +79,12 @@ impl Adjacency for SearchGraph<'_> {
         Ok(nodes.iter().filter_map(|n| known.get(n).map(|id| (*n, id.clone()))).collect())
     }
 
-    fn neighbors_of_all(&self, nodes: &[Node], direction: Direction) -> anyhow::Result<Vec<Node>> {
+    fn neighbor_lists(
+        &self,
+        nodes: &[Node],
+        direction: Direction,
+        each: &mut dyn FnMut(Node, Direction, &[Node]),
+    ) -> anyhow::Result<()> {
         let (lo, hi) = dirs(direction);
         let mut edges = self.edges.borrow_mut();
         let missing: Vec<Node> =
@@ -94,12 +108,13 @@ impl Adjacency for SearchGraph<'_> {
                 edges.entry((node, dir)).or_default().push(nbr);
             }
         }
-        let mut out = Vec::new();
         for &n in nodes {
             for dir in lo..=hi {
-                out.extend_from_slice(edges.get(&(n, dir)).map_or(&[][..], Vec::as_slice));
+                if let Some(list) = edges.get(&(n, dir)) {
+                    each(n, way(dir), list);
+                }
             }
         }
-        Ok(out)
+        Ok(())
     }
 }
