@@ -99,3 +99,44 @@ fn a_merge_moves_the_integer_edges_to_the_surviving_paper() {
     let check = litindex().arg("--db").arg(&db).arg("check").output().unwrap();
     assert!(check.status.success(), "{}", stdout(&check));
 }
+
+/// A hub cited by five papers, walked with `--fan-out 2`: two of its citers
+/// are reached, each saying through which cut list; `all` follows every
+/// link and names no cut; a fan-out of 0 is refused.
+#[test]
+fn a_hub_is_followed_in_part_and_the_hits_say_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("g.db");
+    let file = dir.path().join("p.jsonl");
+    let mut lines = vec![r#"{"id": "hub", "title": "Sparse attention for long documents", "year": 2019}"#.to_string()];
+    for i in 1..=5 {
+        lines.push(format!(
+            r#"{{"id": "c{i}", "title": "Follow-up study {i} on routing", "year": 2021, "references": ["hub"]}}"#
+        ));
+    }
+    fs::write(&file, lines.join("\n") + "\n").unwrap();
+    ok(&db, &["ingest", "--quiet", file.to_str().unwrap()]);
+
+    let json = |fan_out: &str| -> Value {
+        let out = ok(&db, &["search", "sparse attention", "--fan-out", fan_out, "--format", "json"]);
+        serde_json::from_str(&out).unwrap()
+    };
+    let cut = json("2");
+    let vias: Vec<&Value> = cut["ranked"].as_array().unwrap().iter().filter_map(|h| h.get("graph_via")).collect();
+    assert_eq!(cut["hit_count"], 3, "the hub and two of its citers: {cut}");
+    assert_eq!(vias.len(), 2, "{cut}");
+    for v in vias {
+        assert_eq!(v, &serde_json::json!({"paper": "hub", "direction": "citations", "followed": 2, "total": 5}));
+    }
+    let text = ok(&db, &["search", "sparse attention", "--fan-out", "2"]);
+    assert_eq!(text.matches("reached via 1 of 5 citers of hub (the walk follows 2 per paper)").count(), 2, "{text}");
+
+    let all = json("all");
+    assert_eq!(all["hit_count"], 6, "{all}");
+    assert!(all["ranked"].as_array().unwrap().iter().all(|h| h.get("graph_via").is_none()), "{all}");
+    assert_eq!(json("100")["hit_count"], 6, "the default's 100 is more than 5");
+
+    let o = litindex().arg("--db").arg(&db).args(["search", "sparse attention", "--fan-out", "0"]).output().unwrap();
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("is not a fan-out: use a number from 1 up, or `all`"), "{}", stderr(&o));
+}

@@ -206,6 +206,9 @@ fn hit(h: &Hit, w: Weights, scale: f64, view: &SearchView, token: Option<&str>, 
                     Some(0) => "a seed of the walk".to_string(),
                     Some(d) => format!("{d} hop{} from a seed", if d == 1 { "" } else { "s" }),
                 })
+                @if let Some(via) = &h.graph_via {
+                    " · " span.via title="the walk follows part of a hub's list (--fan-out)" { (via) }
+                }
             }
             (score_bar(h, w, scale, view.has_years))
             @if !h.snippet.is_empty() {
