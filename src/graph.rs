@@ -126,13 +126,11 @@ pub trait Adjacency {
     /// Each of `nodes`' neighbours in `direction`, one list per node and
     /// way (`each(node, References | Citations, list)`; a node with none
     /// may be left out). A store answers a whole frontier in one statement.
-    fn neighbor_lists(
-        &self,
-        nodes: &[Node],
-        direction: Direction,
-        each: &mut dyn FnMut(Node, Direction, &[Node]),
-    ) -> anyhow::Result<()>;
+    fn neighbor_lists(&self, nodes: &[Node], direction: Direction, each: &mut EachList) -> anyhow::Result<()>;
 }
+
+/// What [`Adjacency::neighbor_lists`] calls with each list: node, way, neighbours.
+pub type EachList<'a> = dyn FnMut(Node, Direction, &[Node]) + 'a;
 
 /// How many of one paper's references, and of its citers, a search's walk
 /// follows ([`bfs_nodes`]); `None`: all. A hub cited by thousands would
@@ -304,12 +302,7 @@ impl Adjacency for MemoryGraph {
         Ok(nodes.iter().filter_map(|&n| self.id.get(usize::try_from(n).ok()?).map(|id| (n, id.clone()))).collect())
     }
 
-    fn neighbor_lists(
-        &self,
-        nodes: &[Node],
-        direction: Direction,
-        each: &mut dyn FnMut(Node, Direction, &[Node]),
-    ) -> anyhow::Result<()> {
+    fn neighbor_lists(&self, nodes: &[Node], direction: Direction, each: &mut EachList) -> anyhow::Result<()> {
         for &n in nodes {
             if direction.follows_references() {
                 each(n, Direction::References, self.out.get(&n).map_or(&[], Vec::as_slice));

@@ -18,7 +18,7 @@ use std::collections::HashMap;
 use serde_json::{Value, json};
 
 use super::backend::{BATCH, Backend, hit_id};
-use crate::graph::{Adjacency, Direction, Node};
+use crate::graph::{Adjacency, Direction, EachList, Node};
 
 /// The cluster's citation graph, with what one search has read of it.
 pub struct RemoteAdjacency<'a> {
@@ -110,19 +110,13 @@ impl Adjacency for RemoteAdjacency<'_> {
             .collect()
     }
 
-    fn neighbor_lists(
-        &self,
-        nodes: &[Node],
-        direction: Direction,
-        each: &mut dyn FnMut(Node, Direction, &[Node]),
-    ) -> anyhow::Result<()> {
+    fn neighbor_lists(&self, nodes: &[Node], direction: Direction, each: &mut EachList) -> anyhow::Result<()> {
         let ids: Vec<String> = self.ids_of(nodes)?.into_iter().map(|(_, id)| id).collect();
-        for way in [Direction::References, Direction::Citations] {
-            if (way == Direction::References && !direction.follows_references())
-                || (way == Direction::Citations && !direction.follows_citations())
-            {
-                continue;
-            }
+        let ways = [
+            (Direction::References, direction.follows_references()),
+            (Direction::Citations, direction.follows_citations()),
+        ];
+        for way in ways.into_iter().filter(|w| w.1).map(|w| w.0) {
             self.fill(&ids, way)?;
             let cache = if way == Direction::References { &self.references } else { &self.citations };
             let cache = cache.borrow();

@@ -11,7 +11,7 @@ use anyhow::Context;
 use rusqlite::params;
 
 use super::Store;
-use crate::graph::{Adjacency, Direction, Node};
+use crate::graph::{Adjacency, Direction, EachList, Node};
 
 /// The `adjacency.dir` range a direction reads.
 pub(super) fn dirs(direction: Direction) -> (i64, i64) {
@@ -99,12 +99,7 @@ impl Adjacency for StoreAdjacency<'_> {
         self.pairs("SELECT n.node, n.id FROM json_each(?1) AS j JOIN nodes AS n ON n.node = j.value", &sorted(nodes))
     }
 
-    fn neighbor_lists(
-        &self,
-        nodes: &[Node],
-        direction: Direction,
-        each: &mut dyn FnMut(Node, Direction, &[Node]),
-    ) -> anyhow::Result<()> {
+    fn neighbor_lists(&self, nodes: &[Node], direction: Direction, each: &mut EachList) -> anyhow::Result<()> {
         let (lo, hi) = dirs(direction);
         let mut stmt = self.0.conn.prepare_cached(
             "SELECT a.node, a.dir, a.nbr FROM json_each(?1) AS j

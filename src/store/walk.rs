@@ -14,7 +14,7 @@ use rusqlite::params;
 
 use super::Store;
 use super::graph::{StoreAdjacency, dirs, sorted, way};
-use crate::graph::{Adjacency, Bfs, Direction, FanOut, Node, NodeMap, Walk, walk_by_id};
+use crate::graph::{Adjacency, Bfs, Direction, EachList, FanOut, Node, NodeMap, Walk, walk_by_id};
 
 /// The stored graph with what this search has read of it.
 pub struct SearchGraph<'a> {
@@ -79,12 +79,7 @@ impl Adjacency for SearchGraph<'_> {
         Ok(nodes.iter().filter_map(|n| known.get(n).map(|id| (*n, id.clone()))).collect())
     }
 
-    fn neighbor_lists(
-        &self,
-        nodes: &[Node],
-        direction: Direction,
-        each: &mut dyn FnMut(Node, Direction, &[Node]),
-    ) -> anyhow::Result<()> {
+    fn neighbor_lists(&self, nodes: &[Node], direction: Direction, each: &mut EachList) -> anyhow::Result<()> {
         let (lo, hi) = dirs(direction);
         let mut edges = self.edges.borrow_mut();
         let missing: Vec<Node> =
