@@ -135,12 +135,14 @@ pub type EachList<'a> = dyn FnMut(Node, Direction, &[Node]) + 'a;
 /// How many of one paper's references, and of its citers, a search's walk
 /// follows ([`bfs_nodes`]); `None`: all. A hub cited by thousands would
 /// otherwise bring every citer and, at two hops, every citer's links: on a
-/// 1M-paper index one search reached 126,000–333,000 nodes, at most 100
-/// per list 47,000–73,000 (docs/PERFORMANCE.md).
+/// 1M-paper index one search reached 120,000–333,000 nodes; at most 100 per
+/// list, the median merged set of the CLI's defaults fell from 132,643 to
+/// 57,213 papers (docs/PERFORMANCE.md, "The walk's fan-out").
 pub type FanOut = Option<usize>;
 
 /// The fan-out of a search when the caller does not choose (docs/PERFORMANCE.md:
-/// chosen by time at 1M and by the rankings it leaves unchanged).
+/// chosen by time at 1M; CACM's and SciFact's rankings do not change, their
+/// lists being shorter; at 1M the top 10 overlap 0.920 with every link's).
 pub const DEFAULT_FAN_OUT: FanOut = Some(100);
 
 /// One list a walk cut to its fan-out: the paper (by node), the way (its
@@ -163,13 +165,16 @@ pub(crate) struct Bfs {
 /// The `k` of `list` a cut list keeps: those with the smallest hash of their
 /// node, an even sample that is the same in every walk over this index.
 fn sample(list: &[Node], k: usize, buf: &mut Vec<Node>) {
+    buf.clear();
+    if k == 0 {
+        return;
+    }
     let key = |n: &Node| {
         let mut z = (*n as u64).wrapping_add(0x9E37_79B9_7F4A_7C15);
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         (z ^ (z >> 31), *n)
     };
-    buf.clear();
     buf.extend_from_slice(list);
     buf.select_nth_unstable_by_key(k - 1, key);
     buf.truncate(k);
@@ -204,7 +209,7 @@ pub(crate) fn bfs_nodes(
         adj.neighbor_lists(&frontier, direction, &mut |node, way, list| {
             let (list, cut) = match fan_out {
                 Some(k) if list.len() > k => {
-                    sample(list, k.max(1), &mut kept);
+                    sample(list, k, &mut kept);
                     (&kept[..], Some(Cut { node, direction: way, total: list.len() }))
                 }
                 _ => (list, None),
@@ -385,9 +390,11 @@ mod tests {
         assert!(cut.via.len() == 3 && cut.via.values().all(|c| *c == want), "{:?}", cut.via);
         let again = bfs_nodes(&g, &[h], 1, Direction::Citations, Some(3)).unwrap();
         assert_eq!(again.dist, cut.dist, "the same sample in every walk");
-        // The references of h (none) are not cut; a list of one is followed whole.
+        // The references of h (none) are not cut; a fan-out of 0 follows none.
         let refs = bfs_nodes(&g, &[h], 1, Direction::References, Some(1)).unwrap();
         assert_eq!(refs.dist.len(), 1);
+        let none = bfs_nodes(&g, &[h], 2, Direction::Citations, Some(0)).unwrap();
+        assert_eq!((none.dist.len(), none.via.len()), (1, 0));
     }
 
     #[test]
