@@ -67,7 +67,7 @@ pub struct SearchOpts {
     /// Which way to follow citations
     #[arg(long, default_value = "both", value_parser = chosen::<Direction>())]
     pub direction: Direction,
-    /// How many of one paper's references, and of its citers, the walk follows at most: a number, or `all` (a hub's cut is named under the hits it brought: `reached via 1 of 4213 citers of ID`)
+    /// How many of one paper's references, and of its citers, the walk follows at most: a number, or `all` (a hub's cut is named under the hits it brought: `reached via 1 of 4,213 citers of ID`)
     #[arg(long, default_value = "100", value_parser = parse_fan_out, value_name = "N|all")]
     pub fan_out: FanOut,
     /// Weights of BM25, graph and recency in the final score, as B,G,R [default: 0.5,0.3,0.2, or the mode's]
