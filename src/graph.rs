@@ -135,9 +135,8 @@ pub type EachList<'a> = dyn FnMut(Node, Direction, &[Node]) + 'a;
 /// How many of one paper's references, and of its citers, a search's walk
 /// follows ([`bfs_nodes`]); `None`: all. A hub cited by thousands would
 /// otherwise bring every citer and, at two hops, every citer's links: on a
-/// 1M-paper index one search reached 120,000–333,000 nodes; at most 100 per
-/// list, the median merged set of the CLI's defaults fell from 132,643 to
-/// 57,213 papers (docs/PERFORMANCE.md, "The walk's fan-out").
+/// 1M-paper index a search's merged set held 80,902–333,421 papers; at most
+/// 100 per list, 40,063–83,276 (docs/PERFORMANCE.md, "The walk's fan-out").
 pub type FanOut = Option<usize>;
 
 /// The fan-out of a search when the caller does not choose (docs/PERFORMANCE.md:
