@@ -5,6 +5,7 @@
 //! not cut from a longer list).
 
 use super::error::BadRequest;
+use crate::graph::FanOut;
 
 /// The longest string a request from MCP or the web page may carry (a query, an id, a note), in characters.
 pub(crate) const MAX_TEXT: usize = 4096;
@@ -103,6 +104,20 @@ pub fn hops(value: u64, max: u32, why: &str) -> Result<u32, BadRequest> {
     }
 }
 
+/// A walk's fan-out as every surface reads it (`--fan-out`, MCP's
+/// `fan_out`, the web form's field): a number from 1 up, or `all` (every
+/// link; [`crate::graph::FanOut`]).
+pub fn fan_out(value: &str) -> Result<FanOut, BadRequest> {
+    let v = value.trim();
+    if v.eq_ignore_ascii_case("all") {
+        return Ok(None);
+    }
+    match v.parse::<usize>() {
+        Ok(n) if n > 0 => Ok(Some(n)),
+        _ => Err(BadRequest(format!("`{}` is not a fan-out: use a number from 1 up, or `all`", super::error::clip(v)))),
+    }
+}
+
 /// Why a search's walk stops at [`MAX_SEARCH_HOPS`] (the CLI says the same).
 pub(crate) const SEARCH_HOPS_WHY: &str = "for search: use 0 to 2 (`litindex neighbors` walks further)";
 
@@ -122,5 +137,16 @@ mod tests {
         assert!(ids("ids", &[], true).is_err());
         assert_eq!(hops(2, 2, SEARCH_HOPS_WHY), Ok(2));
         assert!(hops(7, 2, SEARCH_HOPS_WHY).unwrap_err().0.contains("7 is out of range for search"));
+    }
+
+    #[test]
+    fn fan_outs() {
+        assert_eq!(fan_out("100"), Ok(Some(100)));
+        assert_eq!(fan_out(" 1 "), Ok(Some(1)));
+        assert_eq!(fan_out("All"), Ok(None));
+        for bad in ["0", "-3", "", "many", "2.5"] {
+            let e = fan_out(bad).unwrap_err().0;
+            assert!(e.contains("is not a fan-out: use a number from 1 up, or `all`"), "{bad}: {e}");
+        }
     }
 }

@@ -9,6 +9,7 @@ use std::path::PathBuf;
 
 use super::error::BadRequest;
 use super::limits::{MAX_SEARCH_HOPS, Page, SEARCH_HOPS_WHY, hops, text};
+use crate::graph::FanOut;
 use crate::search::{
     Feedback, Filter, Mode, Resolved, RetrievalResult, SearchChoices, SearchRequest, YearRange, resolve, search,
 };
@@ -28,6 +29,10 @@ pub struct SearchOptions {
     pub model_dir: Option<PathBuf>,
     /// Citation hops walked from the seeds, 0 to [`MAX_SEARCH_HOPS`] (`None`: the default).
     pub hops: Option<u64>,
+    /// How many of one paper's references (and as many of its citers) the
+    /// walk follows (`None`: the default, [`crate::graph::DEFAULT_FAN_OUT`];
+    /// `Some(None)`: every link).
+    pub fan_out: Option<FanOut>,
     /// Only papers with these authors (surname or full name).
     pub authors: Vec<String>,
     /// Only papers of these years.
@@ -54,6 +59,7 @@ impl SearchOptions {
             mode: None,
             model_dir: None,
             hops: None,
+            fan_out: None,
             authors: Vec::new(),
             years: None,
             venues: Vec::new(),
@@ -88,6 +94,7 @@ impl SearchOptions {
         }
         let choices = SearchChoices {
             hops: walk,
+            fan_out: self.fan_out,
             mode: self.mode,
             model_dir: self.model_dir.clone(),
             limit: Some(self.page.size),

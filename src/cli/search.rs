@@ -244,11 +244,5 @@ fn search_hops(s: &str) -> Result<u32, String> {
 
 /// `--fan-out`: a positive number, or `all`.
 fn parse_fan_out(s: &str) -> Result<FanOut, String> {
-    if s.trim().eq_ignore_ascii_case("all") {
-        return Ok(None);
-    }
-    match s.trim().parse::<usize>() {
-        Ok(n) if n > 0 => Ok(Some(n)),
-        _ => Err(format!("`{s}` is not a fan-out: use a number from 1 up, or `all`")),
-    }
+    litindex::api::limits::fan_out(s).map_err(|e| e.0)
 }

@@ -195,6 +195,7 @@ fn mcp_lists_the_read_tools_and_answers_as_the_cli_does() {
         "must",
         "not",
         "hops",
+        "fan_out",
         "feedback",
         "show_excluded",
         "cursor",

@@ -121,6 +121,40 @@ pub(super) fn opt_bool<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, 
     d.deserialize_any(Opt)
 }
 
+/// An optional word or whole number, given as a string or a number, as
+/// text (for a field that takes either, such as `fan_out`: `100` or `"all"`).
+pub(super) fn opt_word<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    struct Opt;
+    impl<'de> Visitor<'de> for Opt {
+        type Value = Option<String>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a whole number or a word (as a number or a string)")
+        }
+        fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_some<D2: Deserializer<'de>>(self, d: D2) -> Result<Self::Value, D2::Error> {
+            d.deserialize_any(Opt)
+        }
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+            Ok(Some(v.to_string()))
+        }
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+            Ok(Some(v.to_string()))
+        }
+        fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
+            Ok(Some(v.to_string()))
+        }
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+            Ok(Some(v.to_string()))
+        }
+    }
+    d.deserialize_any(Opt)
+}
+
 #[cfg(test)]
 mod tests {
     use serde::Deserialize;
@@ -134,6 +168,8 @@ mod tests {
         b: bool,
         #[serde(default, deserialize_with = "super::opt_bool")]
         o: Option<bool>,
+        #[serde(default, deserialize_with = "super::opt_word")]
+        w: Option<String>,
     }
 
     fn t(v: serde_json::Value) -> Result<T, String> {
@@ -154,5 +190,10 @@ mod tests {
         assert!(t(json!({"b": "true", "o": "false"})).unwrap().b);
         assert_eq!(t(json!({"o": "false"})).unwrap().o, Some(false));
         assert!(t(json!({"b": "yes"})).is_err());
+        assert_eq!(t(json!({"w": 100})).unwrap().w.as_deref(), Some("100"));
+        assert_eq!(t(json!({"w": 3.0})).unwrap().w.as_deref(), Some("3"));
+        assert_eq!(t(json!({"w": "all"})).unwrap().w.as_deref(), Some("all"));
+        assert_eq!(t(json!({"w": null})).unwrap().w, None);
+        assert!(t(json!({"w": [1]})).is_err());
     }
 }

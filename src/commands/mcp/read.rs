@@ -10,7 +10,7 @@ use serde_json::{Map, Value, json};
 use super::page::{CHARS_PER_TOKEN, Page, PageArgs, ids, json_len, limit, measured, over_budget, text};
 use super::{Litindex, lenient, model_dir, schemas, structured};
 use crate::commands::print_note;
-use litindex::api::limits::{LIST_PAGE, MAX_NEIGHBOR_HOPS, NEIGHBORS_PAGE, SEARCH_PAGE, hops};
+use litindex::api::limits::{LIST_PAGE, MAX_NEIGHBOR_HOPS, NEIGHBORS_PAGE, SEARCH_PAGE, fan_out, hops};
 use litindex::api::search::more_after;
 use litindex::api::{
     Brief, NeighborsRequest, SearchOptions, WalkEngine, briefs, neighbors, paper, resolve_distinct, run_search,
@@ -50,6 +50,10 @@ pub(super) struct SearchPapers {
     #[serde(default, deserialize_with = "lenient::opt_u64")]
     #[schemars(range(min = 0, max = 2))]
     pub hops: Option<u64>,
+    /// How many of one paper's references, and as many of its citers, the walk follows: a number from 1 up, or "all" (default 100). A longer list is sampled, the same way in every search; a hit reached through a cut list says so in graph_via
+    #[serde(default, deserialize_with = "lenient::opt_word")]
+    #[schemars(schema_with = "fan_out_schema")]
+    pub fan_out: Option<String>,
     /// Let the index's favorites feed the ranking (default true)
     #[serde(default, deserialize_with = "lenient::opt_bool")]
     pub feedback: Option<bool>,
@@ -58,6 +62,11 @@ pub(super) struct SearchPapers {
     pub show_excluded: bool,
     #[serde(flatten)]
     pub page: PageArgs,
+}
+
+/// `fan_out`'s input schema: a whole number from 1 up, or `"all"`.
+fn fan_out_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({"anyOf": [{"type": "integer", "minimum": 1}, {"type": "string", "enum": ["all"]}]})
 }
 
 #[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
@@ -206,6 +215,7 @@ impl Litindex {
         let options = SearchOptions {
             mode: p.mode,
             hops: p.hops,
+            fan_out: p.fan_out.as_deref().map(fan_out).transpose().map_err(|e| e.0)?,
             authors: p.author,
             years,
             venues: p.venue,

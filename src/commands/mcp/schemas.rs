@@ -70,6 +70,17 @@ pub(super) fn search_papers() -> Arc<Map<String, Value>> {
             "recency_score": {"type": "number"},
             "final_score": {"type": "number"},
             "snippet": {"type": "string"},
+            "graph_via": {
+                "type": "object",
+                "description": "set when the walk reached this hit through a list it followed in part (fan_out)",
+                "required": ["paper", "direction", "followed", "total"],
+                "properties": {
+                    "paper": {"type": "string"},
+                    "direction": {"type": "string", "enum": ["references", "citations"]},
+                    "followed": {"type": "integer", "minimum": 1},
+                    "total": {"type": "integer", "minimum": 1},
+                },
+            },
         }
     });
     paged(

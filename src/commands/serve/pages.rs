@@ -57,8 +57,15 @@ pub(super) fn paper_url(id: &str) -> String {
 /// The search page's URL for `form` from hit `offset` on (a stable link: the same fields, in one order).
 pub(super) fn search_url(form: &SearchForm, offset: usize) -> String {
     let mut url = format!("/?q={}", encode(&form.q));
-    for (name, value) in [("author", &form.author), ("year", &form.year), ("venue", &form.venue), ("mode", &form.mode)]
-    {
+    let fields = [
+        ("author", &form.author),
+        ("year", &form.year),
+        ("venue", &form.venue),
+        ("mode", &form.mode),
+        ("hops", &form.hops),
+        ("fan_out", &form.fan_out),
+    ];
+    for (name, value) in fields {
         if !value.trim().is_empty() {
             url.push_str(&format!("&{name}={}", encode(value)));
         }
@@ -115,6 +122,16 @@ fn search_form(form: &SearchForm) -> Markup {
                             option value=(m) selected[m == mode] { (m) }
                         }
                     }
+                }
+                label title="citation hops walked from the best text matches" { "hops "
+                    select name="hops" {
+                        @for (value, shown) in [("", "2 (default)"), ("0", "0"), ("1", "1"), ("2", "2")] {
+                            option value=(value) selected[value == form.hops.trim()] { (shown) }
+                        }
+                    }
+                }
+                label title="how many of one paper's references, and of its citers, the walk follows: a number, or all; a longer list is sampled" {
+                    "fan-out " input.short type="text" name="fan_out" value=(form.fan_out) placeholder="100" size="4";
                 }
                 label { input type="checkbox" name="show_excluded" value="on" checked[form.show_excluded.is_some()]; " show excluded" }
             }

@@ -114,6 +114,12 @@ pub(super) struct SearchForm {
     pub venue: String,
     #[serde(default)]
     pub show_excluded: Option<String>,
+    /// Citation hops walked from the seeds (empty: the default).
+    #[serde(default)]
+    pub hops: String,
+    /// How many of one paper's references and citers the walk follows (empty: the default).
+    #[serde(default)]
+    pub fan_out: String,
     /// How many hits the page skips (the "next" link's).
     #[serde(default)]
     pub offset: String,
@@ -148,8 +154,20 @@ impl SearchForm {
             "" => None,
             y => Some(YearRange::parse(y).map_err(|e| BadRequest(format!("year: {e}")))?),
         };
+        let hops = match limits::text("hops", &self.hops)?.trim() {
+            "" => None,
+            h => Some(h.parse().map_err(|_| {
+                BadRequest(format!("hops `{}` is not a number: use 0 to 2", litindex::api::error::clip(h)))
+            })?),
+        };
+        let fan_out = match limits::text("fan_out", &self.fan_out)?.trim() {
+            "" => None,
+            f => Some(limits::fan_out(f)?),
+        };
         Ok(SearchOptions {
             mode,
+            hops,
+            fan_out,
             authors: field("author", &self.author)?,
             years,
             venues: field("venue", &self.venue)?,

@@ -2,11 +2,12 @@
 //! a batch lookup, the marks read back, the index described, an output
 //! schema for every tool, ranges in the input schemas, numbers given as
 //! strings, `max_tokens` as a hard cap on what is sent, a JSON-RPC error
-//! for a request line over the limit, and the protocol versions negotiated.
+//! for a request line over the limit, the protocol versions negotiated, and
+//! the walk's fan-out as the CLI takes it.
 
 use serde_json::{Value, json};
 
-use super::{READ_TOOLS, Server, build_mock, cli_json, ids};
+use super::{READ_TOOLS, Server, build_mock, cli_error, cli_json, ids};
 
 /// The text block a tool's result sends (the JSON of its structured result).
 fn sent(r: &Value) -> usize {
@@ -291,5 +292,59 @@ fn mcp_serves_paper_and_marks_resources_and_the_prior_art_prompt() {
     assert!(at.windows(2).all(|w| w[0] < w[1]), "search, evidence, related, gaps, a cited summary, checked: {text}");
     let e = s.request("prompts/get", json!({"name": "prior_art_report"}));
     assert!(e["error"]["message"].as_str().unwrap().contains("topic"), "{e}");
+    s.finish();
+}
+
+/// `fan_out` as the CLI's `--fan-out`: a hub cited by five papers, walked
+/// with a fan-out of 2, gives the CLI's hits with their `graph_via`; `"all"`
+/// (or the default's 100) follows every link; 0 is refused with the CLI's
+/// message; the input schema says "a number from 1 up, or all".
+#[test]
+fn mcp_fan_out_cuts_a_hub_as_the_cli_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("hub.db");
+    let file = dir.path().join("hub.jsonl");
+    let mut lines = vec![r#"{"id": "hub", "title": "Sparse attention for long documents", "year": 2019}"#.to_string()];
+    for i in 1..=5 {
+        lines.push(format!(
+            r#"{{"id": "c{i}", "title": "Follow-up study {i} on routing", "year": 2021, "references": ["hub"]}}"#
+        ));
+    }
+    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    let o = crate::common::litindex().arg("--db").arg(&db).args(["ingest", "--quiet"]).arg(&file).output().unwrap();
+    assert!(o.status.success(), "{}", crate::common::stderr(&o));
+
+    let mut s = Server::start(&db, &[]);
+    let tools = s.request("tools/list", json!({}))["result"]["tools"].as_array().unwrap().clone();
+    let search = tools.iter().find(|t| t["name"] == "search_papers").unwrap();
+    let schema = &search["inputSchema"]["properties"]["fan_out"];
+    assert_eq!(schema["anyOf"], json!([{"type": "integer", "minimum": 1}, {"type": "string", "enum": ["all"]}]));
+    assert!(schema["description"].as_str().is_some_and(|d| d.contains("default 100")), "{schema}");
+
+    let cli = cli_json(&db, &["search", "sparse attention", "--fan-out", "2", "--format", "json"]);
+    for fan_out in [json!(2), json!("2")] {
+        let cut = s.ok("search_papers", json!({"query": "sparse attention", "fan_out": fan_out}));
+        assert_eq!(cut["hit_count"], 3, "the hub and two of its citers: {cut}");
+        assert_eq!(ids(&cut["ranked"]), ids(&cli["ranked"]));
+        let vias: Vec<&Value> = cut["ranked"].as_array().unwrap().iter().filter_map(|h| h.get("graph_via")).collect();
+        assert_eq!(vias.len(), 2, "{cut}");
+        for v in vias {
+            assert_eq!(v, &json!({"paper": "hub", "direction": "citations", "followed": 2, "total": 5}));
+        }
+    }
+    for all in [json!({"fan_out": "all"}), json!({"fan_out": "ALL"}), json!({})] {
+        let mut args = all.clone();
+        args["query"] = json!("sparse attention");
+        let r = s.ok("search_papers", args);
+        assert_eq!(r["hit_count"], 6, "{all}: {r}");
+        assert!(r["ranked"].as_array().unwrap().iter().all(|h| h.get("graph_via").is_none()), "{r}");
+    }
+    let refusal = "is not a fan-out: use a number from 1 up, or `all`";
+    let cli = cli_error(&db, &["search", "sparse attention", "--fan-out", "0"]);
+    assert!(cli.contains(refusal), "{cli}");
+    for bad in [json!(0), json!("none"), json!(-1), json!(2.5)] {
+        let e = s.tool_error("search_papers", json!({"query": "sparse attention", "fan_out": bad}));
+        assert!(e.contains(refusal), "{bad}: {e}");
+    }
     s.finish();
 }

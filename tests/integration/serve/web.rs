@@ -141,3 +141,52 @@ print(len(circles), len(edges), labels[0])
     assert!(page.body.contains("<ol class=\"neighbours\">"), "the list beside the picture");
     assert!(page.body.contains("cited by "), "{}", &page.body[..200]);
 }
+
+/// The form's hops and fan-out are the CLI's `--hops` and `--fan-out`: a
+/// hub cited by five papers, with `fan_out=2`, shows two of its citers, each
+/// saying through which cut list; the facet links and the form keep the
+/// values; `hops=0` leaves the walk out; a bad value is a 400 with the
+/// library's message and the form.
+#[test]
+fn serve_form_takes_the_walks_hops_and_fan_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("hub.db");
+    let file = dir.path().join("hub.jsonl");
+    let mut lines = vec![r#"{"id": "hub", "title": "Sparse attention for long documents", "year": 2019}"#.to_string()];
+    for i in 1..=5 {
+        lines.push(format!(
+            r#"{{"id": "c{i}", "title": "Follow-up study {i} on routing", "year": 2021, "references": ["hub"]}}"#
+        ));
+    }
+    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    let o = litindex().arg("--db").arg(&db).args(["ingest", "--quiet"]).arg(&file).output().unwrap();
+    assert!(o.status.success());
+    let server = Server::start(&db, &[]);
+    let hits = |body: &str| body.matches("<li class=\"hit").count();
+
+    let cut = server.get("/?q=sparse+attention&fan_out=2");
+    assert_eq!(cut.status, 200, "{}", cut.body);
+    assert_eq!(hits(&cut.body), 3, "the hub and two of its citers: {}", cut.body);
+    assert_eq!(cut.body.matches("reached via 1 of 5 citers of hub (the walk follows 2 per paper)").count(), 2);
+    assert!(cut.body.contains("name=\"fan_out\" value=\"2\""), "the form keeps the value");
+    assert!(cut.body.contains("&amp;fan_out=2\""), "a facet link keeps it: {}", cut.body);
+    let all = server.get("/?q=sparse+attention&fan_out=all");
+    assert_eq!(hits(&all.body), 6, "{}", all.body);
+    assert!(!all.body.contains("reached via"));
+    assert_eq!(hits(&server.get("/?q=sparse+attention").body), 6, "the default's 100 is more than 5");
+    let seeds_only = server.get("/?q=sparse+attention&hops=0");
+    assert_eq!(hits(&seeds_only.body), 1, "{}", seeds_only.body);
+    assert!(seeds_only.body.contains("<option value=\"0\" selected>"), "the form keeps hops");
+
+    for (query, says) in [
+        ("fan_out=0", "is not a fan-out: use a number from 1 up, or `all`"),
+        ("fan_out=many", "is not a fan-out: use a number from 1 up, or `all`"),
+        ("hops=7", "out of range for search"),
+        ("hops=two", "is not a number"),
+    ] {
+        let a = server.get(&format!("/?q=sparse+attention&{query}"));
+        assert_eq!(a.status, 400, "{query}: {}", a.body);
+        assert!(a.body.contains(says), "{query}: {}", a.body);
+        assert!(a.body.contains("name=\"q\""), "the error page has the search box");
+    }
+}
