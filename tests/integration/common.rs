@@ -22,6 +22,24 @@ pub fn run_in(dir: &Path, args: &[&str]) -> Output {
     litindex().current_dir(dir).args(args).output().expect("run litindex")
 }
 
+/// An index in `dir` of one paper ("hub", titled "Sparse attention for long
+/// documents") cited by five ("c1" … "c5"), ingested by the real binary: a
+/// list of five for the walk's fan-out to cut.
+pub fn hub_index(dir: &Path) -> PathBuf {
+    let db = dir.join("hub.db");
+    let file = dir.join("hub.jsonl");
+    let mut lines = vec![r#"{"id": "hub", "title": "Sparse attention for long documents", "year": 2019}"#.to_string()];
+    for i in 1..=5 {
+        lines.push(format!(
+            r#"{{"id": "c{i}", "title": "Follow-up study {i} on routing", "year": 2021, "references": ["hub"]}}"#
+        ));
+    }
+    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    let o = litindex().arg("--db").arg(&db).args(["ingest", "--quiet"]).arg(&file).output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    db
+}
+
 pub fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")
 }

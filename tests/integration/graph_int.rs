@@ -106,16 +106,7 @@ fn a_merge_moves_the_integer_edges_to_the_surviving_paper() {
 #[test]
 fn a_hub_is_followed_in_part_and_the_hits_say_so() {
     let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("g.db");
-    let file = dir.path().join("p.jsonl");
-    let mut lines = vec![r#"{"id": "hub", "title": "Sparse attention for long documents", "year": 2019}"#.to_string()];
-    for i in 1..=5 {
-        lines.push(format!(
-            r#"{{"id": "c{i}", "title": "Follow-up study {i} on routing", "year": 2021, "references": ["hub"]}}"#
-        ));
-    }
-    fs::write(&file, lines.join("\n") + "\n").unwrap();
-    ok(&db, &["ingest", "--quiet", file.to_str().unwrap()]);
+    let db = crate::common::hub_index(dir.path());
 
     let json = |fan_out: &str| -> Value {
         let out = ok(&db, &["search", "sparse attention", "--fan-out", fan_out, "--format", "json"]);

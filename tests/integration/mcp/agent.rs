@@ -302,17 +302,7 @@ fn mcp_serves_paper_and_marks_resources_and_the_prior_art_prompt() {
 #[test]
 fn mcp_fan_out_cuts_a_hub_as_the_cli_does() {
     let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("hub.db");
-    let file = dir.path().join("hub.jsonl");
-    let mut lines = vec![r#"{"id": "hub", "title": "Sparse attention for long documents", "year": 2019}"#.to_string()];
-    for i in 1..=5 {
-        lines.push(format!(
-            r#"{{"id": "c{i}", "title": "Follow-up study {i} on routing", "year": 2021, "references": ["hub"]}}"#
-        ));
-    }
-    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
-    let o = crate::common::litindex().arg("--db").arg(&db).args(["ingest", "--quiet"]).arg(&file).output().unwrap();
-    assert!(o.status.success(), "{}", crate::common::stderr(&o));
+    let db = crate::common::hub_index(dir.path());
 
     let mut s = Server::start(&db, &[]);
     let tools = s.request("tools/list", json!({}))["result"]["tools"].as_array().unwrap().clone();

@@ -150,17 +150,7 @@ print(len(circles), len(edges), labels[0])
 #[test]
 fn serve_form_takes_the_walks_hops_and_fan_out() {
     let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("hub.db");
-    let file = dir.path().join("hub.jsonl");
-    let mut lines = vec![r#"{"id": "hub", "title": "Sparse attention for long documents", "year": 2019}"#.to_string()];
-    for i in 1..=5 {
-        lines.push(format!(
-            r#"{{"id": "c{i}", "title": "Follow-up study {i} on routing", "year": 2021, "references": ["hub"]}}"#
-        ));
-    }
-    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
-    let o = litindex().arg("--db").arg(&db).args(["ingest", "--quiet"]).arg(&file).output().unwrap();
-    assert!(o.status.success());
+    let db = crate::common::hub_index(dir.path());
     let server = Server::start(&db, &[]);
     let hits = |body: &str| body.matches("<li class=\"hit").count();
 
