@@ -144,6 +144,15 @@ pub type FanOut = Option<usize>;
 /// lists being shorter; at 1M the top 10 overlap 0.920 with every link's).
 pub const DEFAULT_FAN_OUT: FanOut = Some(100);
 
+/// How a walk goes: `hops` steps at most, which `direction`, and at most
+/// `fan_out` of one paper's references or citers ([`bfs_nodes`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reach {
+    pub hops: u32,
+    pub direction: Direction,
+    pub fan_out: FanOut,
+}
+
 /// One list a walk cut to its fan-out: the paper (by node), the way (its
 /// references or its citers) and how many the list held.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -180,16 +189,11 @@ fn sample(list: &[Node], k: usize, buf: &mut Vec<Node>) {
     buf.sort_unstable_by_key(key);
 }
 
-/// Breadth-first expansion over integers: every node within `hops` steps
-/// of a seed, with its minimum distance (seeds at 0), following at most
-/// `fan_out` of any one list ([`FanOut`]).
-pub(crate) fn bfs_nodes(
-    adj: &impl Adjacency,
-    seeds: &[Node],
-    hops: u32,
-    direction: Direction,
-    fan_out: FanOut,
-) -> anyhow::Result<Bfs> {
+/// Breadth-first expansion over integers: every node within `reach.hops`
+/// steps of a seed, with its minimum distance (seeds at 0), following at
+/// most `reach.fan_out` of any one list ([`FanOut`]).
+pub(crate) fn bfs_nodes(adj: &impl Adjacency, seeds: &[Node], reach: Reach) -> anyhow::Result<Bfs> {
+    let Reach { hops, direction, fan_out } = reach;
     // Level by level: every node of the frontier is at distance `d`, so a
     // node first seen from it is at `d + 1`, its minimum.
     let mut walk = Bfs::default();
@@ -238,7 +242,7 @@ pub fn bfs(
     hops: u32,
     direction: Direction,
 ) -> anyhow::Result<BTreeMap<String, u32>> {
-    let (walk, mut out) = walk_by_id(adj, seeds, hops, direction, None)?;
+    let (walk, mut out) = walk_by_id(adj, seeds, Reach { hops, direction, fan_out: None })?;
     let nodes: Vec<Node> = walk.dist.keys().copied().collect();
     for (node, id) in adj.ids_of(&nodes)? {
         out.insert(id, walk.dist[&node]);
@@ -251,9 +255,7 @@ pub fn bfs(
 pub(crate) fn walk_by_id(
     adj: &impl Adjacency,
     seeds: &[String],
-    hops: u32,
-    direction: Direction,
-    fan_out: FanOut,
+    reach: Reach,
 ) -> anyhow::Result<(Bfs, BTreeMap<String, u32>)> {
     let known = adj.nodes_of(seeds)?;
     let mut unknown: BTreeMap<String, u32> = seeds.iter().map(|s| (s.clone(), 0)).collect();
@@ -261,7 +263,7 @@ pub(crate) fn walk_by_id(
         unknown.remove(id);
     }
     let nodes: Vec<Node> = known.iter().map(|&(_, n)| n).collect();
-    Ok((bfs_nodes(adj, &nodes, hops, direction, fan_out)?, unknown))
+    Ok((bfs_nodes(adj, &nodes, reach)?, unknown))
 }
 
 /// An edge list held in memory (tests, and callers without a store), its
@@ -376,23 +378,23 @@ mod tests {
         edges.push(("d".into(), "c0".into()));
         let g = MemoryGraph::new(edges.iter().map(|(a, b)| (a.as_str(), b.as_str())));
         let h = g.nodes_of(&s(&["h"])).unwrap()[0].1;
-        let all = bfs_nodes(&g, &[h], 2, Direction::Citations, None).unwrap();
+        let all = bfs_nodes(&g, &[h], Reach { hops: 2, direction: Direction::Citations, fan_out: None }).unwrap();
         assert_eq!((all.dist.len(), all.via.len()), (12, 0));
         assert_eq!(
-            bfs_nodes(&g, &[h], 2, Direction::Citations, Some(10)).unwrap().dist,
+            bfs_nodes(&g, &[h], Reach { hops: 2, direction: Direction::Citations, fan_out: Some(10) }).unwrap().dist,
             all.dist,
             "not longer: no cut"
         );
-        let cut = bfs_nodes(&g, &[h], 1, Direction::Citations, Some(3)).unwrap();
+        let cut = bfs_nodes(&g, &[h], Reach { hops: 1, direction: Direction::Citations, fan_out: Some(3) }).unwrap();
         assert_eq!(cut.dist.len(), 4, "the seed and 3 of its 10 citers");
         let want = Cut { node: h, direction: Direction::Citations, total: 10 };
         assert!(cut.via.len() == 3 && cut.via.values().all(|c| *c == want), "{:?}", cut.via);
-        let again = bfs_nodes(&g, &[h], 1, Direction::Citations, Some(3)).unwrap();
+        let again = bfs_nodes(&g, &[h], Reach { hops: 1, direction: Direction::Citations, fan_out: Some(3) }).unwrap();
         assert_eq!(again.dist, cut.dist, "the same sample in every walk");
         // The references of h (none) are not cut; a fan-out of 0 follows none.
-        let refs = bfs_nodes(&g, &[h], 1, Direction::References, Some(1)).unwrap();
+        let refs = bfs_nodes(&g, &[h], Reach { hops: 1, direction: Direction::References, fan_out: Some(1) }).unwrap();
         assert_eq!(refs.dist.len(), 1);
-        let none = bfs_nodes(&g, &[h], 2, Direction::Citations, Some(0)).unwrap();
+        let none = bfs_nodes(&g, &[h], Reach { hops: 2, direction: Direction::Citations, fan_out: Some(0) }).unwrap();
         assert_eq!((none.dist.len(), none.via.len()), (1, 0));
     }
 

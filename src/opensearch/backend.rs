@@ -39,7 +39,7 @@ use super::mapping::{RemoteMeta, check};
 use super::walk::RemoteAdjacency;
 use crate::bm25::query_terms;
 use crate::evidence::EvidenceQuery;
-use crate::graph::{Adjacency, Direction, FanOut, Node, walk_by_id};
+use crate::graph::{Adjacency, Node, Reach, walk_by_id};
 use crate::paper::PaperId;
 use crate::search::rank;
 use crate::search::retriever::{Details, FirstList, Listed, PaperScores, Papers, Retriever, Walk};
@@ -352,14 +352,8 @@ impl<'a> Retriever for Remote<'a> {
     }
 
     /// The walk reads ids only: its papers are told from its other ids by `papers`.
-    fn walk(
-        &mut self,
-        seeds: &[String],
-        hops: u32,
-        direction: Direction,
-        fan_out: FanOut,
-    ) -> anyhow::Result<Walk<Node>> {
-        let (walk, mut ids) = walk_by_id(&self.graph, seeds, hops, direction, fan_out)?;
+    fn walk(&mut self, seeds: &[String], reach: Reach) -> anyhow::Result<Walk<Node>> {
+        let (walk, mut ids) = walk_by_id(&self.graph, seeds, reach)?;
         let nodes: Vec<Node> = walk.dist.keys().copied().collect();
         for (node, id) in self.graph.ids_of(&nodes)? {
             ids.insert(id, walk.dist[&node]);

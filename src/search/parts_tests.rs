@@ -11,7 +11,7 @@ use super::rank::{parsed, rank};
 use super::retriever::{Details, FirstList, Local, Merged, PaperScores, Papers, Retriever, Walk};
 use super::{HitParts, RetrievalResult, SearchParams, SearchRequest};
 use crate::evidence::EvidenceQuery;
-use crate::graph::{Direction, FanOut};
+use crate::graph::Reach;
 use crate::ingest::{IngestOptions, Input, build};
 use crate::store::{SearchGraph, Store};
 
@@ -40,14 +40,8 @@ impl<'a> Retriever for Counting<'a> {
     fn first_stage(&mut self, depth: usize) -> anyhow::Result<FirstList<i64>> {
         self.inner.first_stage(depth)
     }
-    fn walk(
-        &mut self,
-        seeds: &[String],
-        hops: u32,
-        direction: Direction,
-        fan_out: FanOut,
-    ) -> anyhow::Result<Walk<i64>> {
-        self.inner.walk(seeds, hops, direction, fan_out)
+    fn walk(&mut self, seeds: &[String], reach: Reach) -> anyhow::Result<Walk<i64>> {
+        self.inner.walk(seeds, reach)
     }
     fn papers(&mut self, ids: &[&String]) -> anyhow::Result<Papers<i64>> {
         self.inner.papers(ids)

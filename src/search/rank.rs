@@ -206,7 +206,7 @@ pub(crate) fn rank<R: Retriever>(
     let pool = &first.list;
     let seeds = &pool[..params.top_k.min(pool.len())];
     let seed_ids: Vec<String> = seeds.iter().map(|s| s.id.clone()).collect();
-    let walk = r.walk(&seed_ids, params.hops, params.direction, params.fan_out)?;
+    let walk = r.walk(&seed_ids, params.reach())?;
     let mut by_id = walk.ids;
     if let Some(fb) = r.feedback() {
         fb.join_walk(&mut by_id);
@@ -258,7 +258,7 @@ pub(crate) fn rank<R: Retriever>(
             let norm = |s: f64| normalised(s, max_first);
             let graph = r.graph();
             let keys = |nodes: Vec<Node>| in_merge_by_node(graph, nodes, &walk.handles, &papers, &merged);
-            Some(seed_evidence(graph, &seeds, norm, params.hops, params.direction, params.fan_out, keys)?)
+            Some(seed_evidence(graph, &seeds, norm, params.reach(), keys)?)
         }
     };
     // A favorite lifts only the papers this query reaches (issue 27): the

@@ -216,6 +216,13 @@ pub struct SearchParams {
     pub fan_out: FanOut,
 }
 
+impl SearchParams {
+    /// How the search's walk goes: its hops, direction and fan-out.
+    pub fn reach(&self) -> crate::graph::Reach {
+        crate::graph::Reach { hops: self.hops, direction: self.direction, fan_out: self.fan_out }
+    }
+}
+
 impl Default for SearchParams {
     fn default() -> Self {
         SearchParams {

@@ -24,7 +24,7 @@ use crate::embed::SemanticIndex;
 use crate::evidence::EvidenceQuery;
 pub use crate::graph::Reached;
 pub(crate) use crate::graph::Walk;
-use crate::graph::{Adjacency, Direction, FanOut};
+use crate::graph::{Adjacency, Direction, Reach};
 use crate::store::{SearchGraph, Store};
 
 /// A paper of a first-stage list: its id, the retriever's handle on it and its first-stage score.
@@ -115,16 +115,10 @@ pub trait Retriever {
     /// The first stage, `depth` papers deep (fewer when fewer match).
     fn first_stage(&mut self, depth: usize) -> anyhow::Result<FirstList<Self::Doc>>;
 
-    /// The walk from `seeds`: every paper within `hops` steps with its
-    /// distance, by handle where the walk reads handles, else by id,
-    /// following at most `fan_out` of one paper's references or citers.
-    fn walk(
-        &mut self,
-        seeds: &[String],
-        hops: u32,
-        direction: Direction,
-        fan_out: FanOut,
-    ) -> anyhow::Result<Walk<Self::Doc>>;
+    /// The walk from `seeds`: every paper within `reach.hops` steps with
+    /// its distance, by handle where the walk reads handles, else by id,
+    /// following at most `reach.fan_out` of one paper's references or citers.
+    fn walk(&mut self, seeds: &[String], reach: Reach) -> anyhow::Result<Walk<Self::Doc>>;
 
     /// The handle and year of each of `ids` that is a paper of the index (repeats allowed).
     fn papers(&mut self, ids: &[&String]) -> anyhow::Result<Papers<Self::Doc>>;
@@ -315,14 +309,8 @@ impl<'a> Retriever for Local<'a> {
         Ok(FirstList { mode, list })
     }
 
-    fn walk(
-        &mut self,
-        seeds: &[String],
-        hops: u32,
-        direction: Direction,
-        fan_out: FanOut,
-    ) -> anyhow::Result<Walk<i64>> {
-        self.graph.walk_papers(seeds, hops, direction, fan_out)
+    fn walk(&mut self, seeds: &[String], reach: Reach) -> anyhow::Result<Walk<i64>> {
+        self.graph.walk_papers(seeds, reach)
     }
 
     /// The first stage's papers from its list (read with their ids), the rest by one statement.

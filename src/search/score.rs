@@ -26,7 +26,7 @@ use std::fmt;
 use std::hash::Hash;
 
 use super::request::{Mode, SearchRequest, Weights};
-use crate::graph::{Adjacency, Direction, FanOut, Node, NodeMap, bfs_nodes};
+use crate::graph::{Adjacency, Node, NodeMap, Reach, bfs_nodes};
 
 /// Each merged paper's weighted graph evidence, by the merge's key.
 pub(crate) type Evidence<K> = HashMap<K, f64, foldhash::fast::FixedState>;
@@ -75,9 +75,7 @@ pub(crate) fn seed_evidence<K: Hash + Eq>(
     adj: &impl Adjacency,
     seeds: &[(String, f64)],
     norm: impl Fn(f64) -> f64,
-    hops: u32,
-    direction: Direction,
-    fan_out: FanOut,
+    reach: Reach,
     merged: impl FnOnce(Vec<Node>) -> anyhow::Result<Vec<(Node, K)>>,
 ) -> anyhow::Result<Evidence<K>> {
     // Each seed's walk over integers; the sums by node, in seed order; the
@@ -89,7 +87,7 @@ pub(crate) fn seed_evidence<K: Hash + Eq>(
     for (id, score) in seeds {
         let Some(&node) = node_of.get(id) else { continue };
         let strength = norm(*score);
-        for (n, d) in bfs_nodes(adj, &[node], hops, direction, fan_out)?.dist {
+        for (n, d) in bfs_nodes(adj, &[node], reach)?.dist {
             // A seed is no evidence for itself: its own score is already in the final score.
             if d > 0 {
                 *by_node.entry(n).or_default() += strength * graph_score(Some(d));

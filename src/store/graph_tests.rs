@@ -10,7 +10,7 @@ use rusqlite::Connection;
 
 use super::Store;
 use super::migrate::{MIGRATIONS, migrate};
-use crate::graph::{Adjacency, Direction, MemoryGraph, bfs};
+use crate::graph::{Adjacency, Direction, MemoryGraph, Reach, bfs};
 
 /// Rows of `sql`, each as text.
 fn rows(conn: &Connection, sql: &str) -> Vec<String> {
@@ -123,7 +123,12 @@ fn the_graph_migration_keeps_edges_links_walks_and_every_other_table() {
         }
     }
     let graph = super::SearchGraph::new(&store);
-    let walk = graph.walk_papers(&["a".to_string(), "nowhere".to_string()], 1, Direction::Both, None).unwrap();
+    let walk = graph
+        .walk_papers(
+            &["a".to_string(), "nowhere".to_string()],
+            Reach { hops: 1, direction: Direction::Both, fan_out: None },
+        )
+        .unwrap();
     assert!(walk.via.is_empty(), "no fan-out, no cut");
     let nodes: Vec<i64> = walk.handles.keys().copied().collect();
     let mut reached: Vec<(String, Option<i64>)> =
@@ -140,7 +145,9 @@ fn the_graph_migration_keeps_edges_links_walks_and_every_other_table() {
     // A fan-out of 1: `a` cites b and ghost and is cited by b and c; one of
     // each list is followed, the same one through a search's graph and
     // through the plain adjacency, and every paper reached names the cut.
-    let cut = super::SearchGraph::new(&store).walk_papers(&["a".to_string()], 1, Direction::Both, Some(1)).unwrap();
+    let cut = super::SearchGraph::new(&store)
+        .walk_papers(&["a".to_string()], Reach { hops: 1, direction: Direction::Both, fan_out: Some(1) })
+        .unwrap();
     assert_eq!(cut.handles.len(), 3, "the seed and one of each list: {:?}", cut.handles);
     let seed = store.doc_of("a").unwrap();
     for (doc, via) in &cut.via {
@@ -150,7 +157,12 @@ fn the_graph_migration_keeps_edges_links_walks_and_every_other_table() {
     }
     assert_eq!(cut.via.len(), cut.papers.len() - 1, "every paper but the seed came through a cut list");
     let a = super::StoreAdjacency(&store).nodes_of(&["a".to_string()]).unwrap()[0].1;
-    let plain = crate::graph::bfs_nodes(&super::StoreAdjacency(&store), &[a], 1, Direction::Both, Some(1)).unwrap();
+    let plain = crate::graph::bfs_nodes(
+        &super::StoreAdjacency(&store),
+        &[a],
+        Reach { hops: 1, direction: Direction::Both, fan_out: Some(1) },
+    )
+    .unwrap();
     let mut plain: Vec<i64> = plain.dist.into_keys().collect();
     let mut kept: Vec<i64> = cut.handles.into_keys().collect();
     plain.sort();

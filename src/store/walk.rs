@@ -14,7 +14,7 @@ use rusqlite::params;
 
 use super::Store;
 use super::graph::{StoreAdjacency, dirs, sorted, way};
-use crate::graph::{Adjacency, Bfs, Direction, EachList, FanOut, Node, NodeMap, Walk, walk_by_id};
+use crate::graph::{Adjacency, Bfs, Direction, EachList, Node, NodeMap, Reach, Walk, walk_by_id};
 
 /// The stored graph with what this search has read of it.
 pub struct SearchGraph<'a> {
@@ -33,14 +33,8 @@ impl<'a> SearchGraph<'a> {
     /// [`crate::graph::bfs`] over the stored adjacency, with the doc id and
     /// year of every reached paper read by integer in one statement (what
     /// ranking needs of them; their ids are read for the hits shown).
-    pub(crate) fn walk_papers(
-        &self,
-        seeds: &[String],
-        hops: u32,
-        direction: Direction,
-        fan_out: FanOut,
-    ) -> anyhow::Result<Walk<i64>> {
-        let (Bfs { dist, via }, unknown) = walk_by_id(self, seeds, hops, direction, fan_out)?;
+    pub(crate) fn walk_papers(&self, seeds: &[String], reach: Reach) -> anyhow::Result<Walk<i64>> {
+        let (Bfs { dist, via }, unknown) = walk_by_id(self, seeds, reach)?;
         let mut walk = Walk { ids: unknown.into_iter().collect(), ..Walk::default() };
         let nodes: Vec<Node> = sorted(&dist.keys().copied().collect::<Vec<_>>());
         let mut stmt = self.store.conn.prepare_cached(
