@@ -406,6 +406,10 @@ fn page<R: Retriever>(
     Ok(hits)
 }
 
+#[cfg(test)]
+#[path = "page_tests.rs"]
+mod page_tests;
+
 /// Each shown hit's [`GraphVia`], the cut papers' ids read in one call.
 fn graph_via<R: Retriever>(
     r: &R,
