@@ -4,7 +4,7 @@
 
 use rusqlite::Connection;
 
-use super::check::{InvariantResult, Render, by_query, quoted, text};
+use super::check::{EXAMPLES, InvariantResult, Render, by_query, quoted, text};
 
 /// The graph's invariants as "rows that break it" queries.
 const QUERIES: &[(&str, &str, &str, Render)] = &[
@@ -116,5 +116,23 @@ const QUERIES: &[(&str, &str, &str, Render)] = &[
 
 /// The graph's invariants, each evaluated.
 pub(crate) fn invariants(conn: &Connection) -> Vec<InvariantResult> {
-    QUERIES.iter().map(|&(name, description, sql, render)| by_query(conn, name, description, sql, render)).collect()
+    let mut out: Vec<InvariantResult> = QUERIES
+        .iter()
+        .map(|&(name, description, sql, render)| by_query(conn, name, description, sql, render))
+        .collect();
+    out.push(node_meta(conn));
+    out
+}
+
+/// The walk's chunks of doc ids and years are what `nodes` holds.
+fn node_meta(conn: &Connection) -> InvariantResult {
+    let description = "the walk's chunks of doc ids and years (node_meta) are what nodes holds";
+    let (violations, examples) = match super::node_meta::stale_chunks(conn, usize::MAX) {
+        Ok(stale) => (
+            stale.len() as u64,
+            stale.iter().take(EXAMPLES).map(|(chunk, what)| format!("chunk {chunk}: {what}")).collect(),
+        ),
+        Err(e) => (1, vec![format!("cannot read node_meta: {e}")]),
+    };
+    InvariantResult { name: "node-meta", description, ok: violations == 0, violations, examples }
 }

@@ -23,6 +23,7 @@ pub(super) const MIGRATIONS: &[(&str, &str)] = &[
     ("014_passage_vectors.sql", include_str!("../../migrations/014_passage_vectors.sql")),
     ("015_generation.sql", include_str!("../../migrations/015_generation.sql")),
     ("016_node_year.sql", include_str!("../../migrations/016_node_year.sql")),
+    ("017_node_meta.sql", include_str!("../../migrations/017_node_meta.sql")),
 ];
 
 /// The schema version this binary writes and reads.
@@ -58,6 +59,9 @@ fn apply(conn: &mut Connection, current: i64) -> anyhow::Result<()> {
         if *name == "008_postings_blocks.sql" {
             super::blocks::convert_row_postings(&tx)
                 .context("migration 008_postings_blocks.sql failed: cannot encode the postings as blocks")?;
+        }
+        if *name == "017_node_meta.sql" {
+            super::node_meta::refresh(&tx).context("migration 017_node_meta.sql failed: cannot fill node_meta")?;
         }
         tx.pragma_update(None, "user_version", version)?;
     }

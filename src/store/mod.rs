@@ -42,6 +42,7 @@ mod graph_tests;
 pub mod ingest_writer;
 pub mod marks;
 mod migrate;
+mod node_meta;
 pub mod passage_vectors;
 pub mod passages;
 pub mod postings_writer;
@@ -404,6 +405,7 @@ pub(in crate::store) fn write_transaction_of<T>(
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).context("cannot start a write")?;
     let out = fill(&tx)?;
     if written == Written::Content {
+        node_meta::refresh(&tx).context("cannot write the walk's chunks of doc ids and years")?;
         tx.execute("UPDATE index_generation SET generation = generation + 1 WHERE id = 1", [])
             .context("cannot move the index's generation on")?;
     }

@@ -31,22 +31,16 @@ impl<'a> SearchGraph<'a> {
     }
 
     /// [`crate::graph::bfs`] over the stored adjacency, with the doc id and
-    /// year of every reached paper read by integer in one statement (what
-    /// ranking needs of them; their ids are read for the hits shown).
+    /// year of every reached paper read a chunk of 256 nodes at a time
+    /// (`node_meta`: what ranking needs of them; their ids are read for the
+    /// hits shown).
     pub(crate) fn walk_papers(&self, seeds: &[String], reach: Reach) -> anyhow::Result<Walk<i64>> {
         let (Bfs { dist, via }, unknown) = walk_by_id(self, seeds, reach)?;
         let mut walk = Walk { ids: unknown.into_iter().collect(), ..Walk::default() };
         let nodes: Vec<Node> = sorted(&dist.keys().copied().collect::<Vec<_>>());
-        let mut stmt = self.store.conn.prepare_cached(
-            "SELECT n.node, n.doc, n.year FROM json_each(?1) AS j JOIN nodes AS n ON n.node = j.value",
-        )?;
         walk.papers.reserve(dist.len());
         walk.handles.reserve(dist.len());
-        let rows = stmt.query_map([serde_json::to_string(&nodes)?], |r| {
-            Ok((r.get::<_, Node>(0)?, r.get::<_, Option<i64>>(1)?, r.get::<_, Option<i32>>(2)?))
-        })?;
-        for row in rows {
-            let (node, doc, year) = row?;
+        super::node_meta::doc_years(&self.store.conn, &nodes, |node, doc, year| {
             if let Some(doc) = doc {
                 walk.papers.insert(doc, (dist[&node], year));
                 if let Some(&cut) = via.get(&node) {
@@ -54,7 +48,7 @@ impl<'a> SearchGraph<'a> {
                 }
             }
             walk.handles.insert(node, doc);
-        }
+        })?;
         Ok(walk)
     }
 }
