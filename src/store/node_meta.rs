@@ -20,13 +20,16 @@ const ENTRY: usize = 12;
 const NO_DOC: i64 = i64::MIN;
 const NO_YEAR: i32 = i32::MIN;
 
+/// A node's row of `nodes`: the node, its doc id and its year.
+type NodeRow = (Node, Option<i64>, Option<i32>);
+
 fn chunk_of(node: Node) -> i64 {
     node >> CHUNK_BITS
 }
 
 /// The chunk's bytes for `rows` (its nodes' `(node, doc, year)`, in node
 /// order): one entry per node up to the last, a missing node as none.
-fn encode(chunk: i64, rows: &[(Node, Option<i64>, Option<i32>)]) -> Vec<u8> {
+fn encode(chunk: i64, rows: &[NodeRow]) -> Vec<u8> {
     let first = chunk << CHUNK_BITS;
     let mut data = Vec::with_capacity(rows.len() * ENTRY);
     for &(node, doc, year) in rows {
@@ -52,7 +55,7 @@ fn decode(data: &[u8], node: Node) -> (Option<i64>, Option<i32>) {
 }
 
 /// The `(node, doc, year)` rows of `nodes` in chunk `chunk`, in node order.
-fn rows_of(conn: &Connection, chunk: i64) -> anyhow::Result<Vec<(Node, Option<i64>, Option<i32>)>> {
+fn rows_of(conn: &Connection, chunk: i64) -> anyhow::Result<Vec<NodeRow>> {
     let first = chunk << CHUNK_BITS;
     let mut stmt =
         conn.prepare_cached("SELECT node, doc, year FROM nodes WHERE node BETWEEN ?1 AND ?2 ORDER BY node")?;
@@ -149,7 +152,7 @@ pub(in crate::store) fn stale_chunks(conn: &Connection, limit: usize) -> anyhow:
         let (chunk, data) = row?;
         stored.insert(chunk, data);
     }
-    let mut by_chunk: std::collections::BTreeMap<i64, Vec<(Node, Option<i64>, Option<i32>)>> = Default::default();
+    let mut by_chunk: std::collections::BTreeMap<i64, Vec<NodeRow>> = Default::default();
     let mut all = conn.prepare("SELECT node, doc, year FROM nodes ORDER BY node")?;
     for row in all.query_map([], |r| Ok((r.get::<_, Node>(0)?, r.get(1)?, r.get(2)?)))? {
         let row = row?;
@@ -214,11 +217,11 @@ mod tests {
         assert_eq!(stale_chunks(&raw, 10).unwrap(), []);
 
         // Every node's doc id and year, as `nodes` has them and as the chunks give them.
-        let truth = |conn: &Connection| -> Vec<(Node, Option<i64>, Option<i32>)> {
+        let truth = |conn: &Connection| -> Vec<NodeRow> {
             let mut stmt = conn.prepare("SELECT node, doc, year FROM nodes ORDER BY node").unwrap();
             stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).unwrap().map(Result::unwrap).collect()
         };
-        let read = |conn: &Connection, nodes: &[Node]| -> Vec<(Node, Option<i64>, Option<i32>)> {
+        let read = |conn: &Connection, nodes: &[Node]| -> Vec<NodeRow> {
             let mut got = Vec::new();
             doc_years(conn, nodes, |n, d, y| got.push((n, d, y))).unwrap();
             got.sort();
