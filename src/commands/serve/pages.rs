@@ -125,7 +125,7 @@ fn search_form(form: &SearchForm) -> Markup {
                 }
                 label title="citation hops walked from the best text matches" { "hops "
                     select name="hops" {
-                        @for (value, shown) in [("", "2 (default)"), ("0", "0"), ("1", "1"), ("2", "2")] {
+                        @for (value, shown) in [("", "default"), ("0", "0"), ("1", "1"), ("2", "2")] {
                             option value=(value) selected[value == form.hops.trim()] { (shown) }
                         }
                     }
