@@ -228,16 +228,13 @@ pub(crate) fn check(conn: &Connection) -> CheckReport {
         papers: count("SELECT count(*) FROM papers"),
         terms: count("SELECT count(*) FROM terms"),
         postings: super::blocks::count_postings(conn).map(|n| n.max(0) as u64).unwrap_or(0),
-        edges: count("SELECT count(*) FROM adjacency WHERE dir = 0"),
+        edges: count(super::adjacency::COUNT_EDGES),
         aliases: count("SELECT count(*) FROM aliases"),
         dangling_ids: count(
             "SELECT count(*) FROM nodes AS n
-             WHERE n.doc IS NULL AND EXISTS (SELECT 1 FROM adjacency AS a WHERE a.node = n.node)",
+             WHERE n.doc IS NULL AND EXISTS (SELECT 1 FROM adjacency_lists AS l WHERE l.node = n.node)",
         ),
-        dangling_edges: count(
-            "SELECT count(*) FROM adjacency AS a JOIN nodes AS c ON c.node = a.node JOIN nodes AS d ON d.node = a.nbr
-             WHERE a.dir = 0 AND (c.doc IS NULL OR d.doc IS NULL)",
-        ),
+        dangling_edges: count(super::adjacency::COUNT_DANGLING_EDGES),
         invariants,
     }
 }
@@ -495,14 +492,17 @@ mod tests {
             assert!(names.contains(name), "{name} not in {names}");
         }
 
-        // Edges that constraints would refuse, and stale statistics.
-        conn.pragma_update(None, "ignore_check_constraints", "ON").unwrap();
-        conn.execute("INSERT INTO adjacency (node, dir, nbr) SELECT node, 0, node FROM nodes WHERE id = 'c'", [])
-            .unwrap();
+        // A self-edge (a list naming its own node), and stale statistics.
+        conn.execute(
+            "UPDATE adjacency_lists SET cites = json_insert(cites, '$[#]', node)
+             WHERE node = (SELECT node FROM nodes WHERE id = 'c')",
+            [],
+        )
+        .unwrap();
         conn.execute("UPDATE index_meta SET avgdl = avgdl + 1, min_year = 1900, analyzer = 'klingon'", []).unwrap();
         conn.execute("UPDATE terms SET df = 0 WHERE term = 'graph'", params![]).unwrap();
         let names = violated(&check(&conn)).join(" ");
-        for name in ["self-edge", "avgdl", "year-range", "settings", "df"] {
+        for name in ["self-edge", "adjacency-lists", "adjacency-symmetric", "avgdl", "year-range", "settings", "df"] {
             assert!(names.contains(name), "{name} not in {names}");
         }
     }

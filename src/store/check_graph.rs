@@ -1,6 +1,6 @@
 //! `litindex check`'s invariants of the integer graph: nodes agree with the
-//! papers, the adjacency holds every edge in both directions, and the
-//! edges are exactly what the stated links derive to.
+//! papers, the adjacency lists are well formed and hold every edge in both
+//! directions, and the edges are exactly what the stated links derive to.
 
 use rusqlite::Connection;
 
@@ -30,8 +30,23 @@ const QUERIES: &[(&str, &str, &str, Render)] = &[
         },
     ),
     (
+        "adjacency-lists",
+        "every adjacency list is a JSON array of node integers, ascending, without repeats or the node itself",
+        "SELECT l.node, c.name FROM adjacency_lists AS l, (SELECT 'cites' AS name UNION ALL SELECT 'cited_by') AS c
+         WHERE CASE
+             WHEN (CASE c.name WHEN 'cites' THEN l.cites ELSE l.cited_by END) IS NULL THEN 0
+             WHEN NOT json_valid(CASE c.name WHEN 'cites' THEN l.cites ELSE l.cited_by END)
+                  OR json_type(CASE c.name WHEN 'cites' THEN l.cites ELSE l.cited_by END) <> 'array' THEN 1
+             ELSE EXISTS (SELECT 1 FROM (SELECT type, value, lag(value) OVER (ORDER BY key) AS prev
+                                         FROM json_each(CASE c.name WHEN 'cites' THEN l.cites ELSE l.cited_by END))
+                          WHERE type <> 'integer' OR value = l.node OR value <= prev)
+         END
+         ORDER BY 1, 2",
+        |r| format!("adjacency_lists row {}: {} is not an ascending JSON array of other nodes", text(&r[0]), text(&r[1])),
+    ),
+    (
         "adjacency-node",
-        "both ends of every adjacency row are nodes",
+        "both ends of every edge are nodes",
         "SELECT a.node, a.dir, a.nbr FROM adjacency AS a
          WHERE NOT EXISTS (SELECT 1 FROM nodes WHERE node = a.node) OR NOT EXISTS (SELECT 1 FROM nodes WHERE node = a.nbr)
          ORDER BY 1, 2, 3",
@@ -40,9 +55,11 @@ const QUERIES: &[(&str, &str, &str, Render)] = &[
     (
         "adjacency-symmetric",
         "every edge is stored in both directions",
-        "SELECT coalesce(c.id, a.node), a.dir, coalesce(d.id, a.nbr) FROM adjacency AS a
+        "WITH one_way (node, dir, nbr) AS (
+             SELECT node, dir, nbr FROM (SELECT node, dir, nbr FROM adjacency
+                                         EXCEPT SELECT nbr, 1 - dir, node FROM adjacency))
+         SELECT coalesce(c.id, a.node), a.dir, coalesce(d.id, a.nbr) FROM one_way AS a
          LEFT JOIN nodes AS c ON c.node = a.node LEFT JOIN nodes AS d ON d.node = a.nbr
-         WHERE NOT EXISTS (SELECT 1 FROM adjacency AS b WHERE b.node = a.nbr AND b.dir = 1 - a.dir AND b.nbr = a.node)
          ORDER BY 1, 2, 3",
         |r| {
             let (a, b) = if text(&r[1]) == "0" { (&r[0], &r[2]) } else { (&r[2], &r[0]) };
@@ -70,9 +87,9 @@ const QUERIES: &[(&str, &str, &str, Render)] = &[
              LEFT JOIN canon AS ca ON ca.node = l.citing LEFT JOIN canon AS cb ON cb.node = l.cited),
          wrong AS (
              SELECT 'missing' AS what, a, b FROM (SELECT a, b FROM derived WHERE a <> b
-                                                  EXCEPT SELECT node, nbr FROM adjacency WHERE dir = 0)
+                                                  EXCEPT SELECT l.node, j.value FROM adjacency_lists AS l, json_each(l.cites) AS j)
              UNION ALL
-             SELECT 'not derived', a, b FROM (SELECT node AS a, nbr AS b FROM adjacency WHERE dir = 0
+             SELECT 'not derived', a, b FROM (SELECT l.node AS a, j.value AS b FROM adjacency_lists AS l, json_each(l.cites) AS j
                                               EXCEPT SELECT a, b FROM derived))
          SELECT w.what, coalesce(c.id, w.a), coalesce(d.id, w.b) FROM wrong AS w
          LEFT JOIN nodes AS c ON c.node = w.a LEFT JOIN nodes AS d ON d.node = w.b ORDER BY 1, 2, 3",

@@ -1,11 +1,14 @@
 //! The write side of the integer graph: nodes for ids, the links sources
 //! stated (`stated_links`, by node, with their origin record as an
-//! integer), and the edges derived from them (`adjacency`, both
-//! directions). [`super::ingest_writer::IngestWriter`] calls these; they own the SQL.
+//! integer), and the edges derived from them (`adjacency_lists`, both
+//! directions, changed through [`Edits`]). [`super::ingest_writer::IngestWriter`]
+//! calls these; they own the SQL.
 
 use std::collections::BTreeSet;
 
 use rusqlite::{Connection, OptionalExtension, params};
+
+use super::adjacency::{Edits, load_pairs};
 
 /// `stated_links.origin` of a link read from an edge file.
 pub(crate) const ORIGIN_EDGES: i64 = 0;
@@ -76,27 +79,27 @@ fn canonical(conn: &Connection, node: i64) -> anyhow::Result<i64> {
         .query_row([node], |r| r.get(0))?)
 }
 
-/// Adds the edge `citing → cited` between canonical nodes, both directions.
-fn insert_edge(conn: &Connection, citing: i64, cited: i64) -> anyhow::Result<()> {
-    let mut ins = conn.prepare_cached("INSERT OR IGNORE INTO adjacency (node, dir, nbr) VALUES (?1, ?2, ?3)")?;
-    ins.execute(params![citing, 0, cited])?;
-    ins.execute(params![cited, 1, citing])?;
-    Ok(())
-}
-
-/// Adds the edge a new stated link implies (outside a bulk load).
-pub(crate) fn derive_one(conn: &Connection, citing: i64, cited: i64) -> anyhow::Result<()> {
+/// Adds the edge a new stated link implies to `edits` (outside a bulk
+/// load): both ends resolved through the aliases.
+pub(crate) fn derive_into(conn: &Connection, edits: &mut Edits, citing: i64, cited: i64) -> anyhow::Result<()> {
     let (a, b) = (canonical(conn, citing)?, canonical(conn, cited)?);
     if a != b {
-        insert_edge(conn, a, b)?;
+        edits.add(conn, a, b)?;
     }
     Ok(())
 }
 
-/// Derives every edge from `stated_links` into an empty `adjacency` (a bulk
-/// load): each end resolved through the aliases once per node (a temporary
-/// table of the nodes that are another paper's alias), then each direction
-/// inserted in key order.
+/// Adds and stores the edge a new stated link implies (outside a bulk load).
+pub(crate) fn derive_one(conn: &Connection, citing: i64, cited: i64) -> anyhow::Result<()> {
+    let mut edits = Edits::default();
+    derive_into(conn, &mut edits, citing, cited)?;
+    edits.flush(conn)
+}
+
+/// Derives every edge from `stated_links` into `adjacency_lists` (a bulk
+/// load): each end resolved through the aliases once per node (a
+/// temporary table of the nodes that are another paper's alias), then each
+/// node's list of each direction built in one aggregate.
 pub(crate) fn derive_all(conn: &Connection) -> anyhow::Result<()> {
     conn.execute_batch(
         "CREATE TEMP TABLE canon (node INTEGER PRIMARY KEY, to_node INTEGER NOT NULL);
@@ -112,18 +115,16 @@ pub(crate) fn derive_all(conn: &Connection) -> anyhow::Result<()> {
                  FROM stated_links AS l
                  LEFT JOIN temp.canon AS ca ON ca.node = l.citing
                  LEFT JOIN temp.canon AS cb ON cb.node = l.cited)
-             WHERE a <> b;
-         INSERT OR IGNORE INTO adjacency (node, dir, nbr) SELECT a, 0, b FROM temp.pairs ORDER BY a, b;
-         INSERT OR IGNORE INTO adjacency (node, dir, nbr) SELECT b, 1, a FROM temp.pairs ORDER BY b, a;
-         DROP TABLE temp.pairs;
-         DROP TABLE temp.canon;",
+             WHERE a <> b;",
     )?;
+    load_pairs(conn)?;
+    conn.execute_batch("DROP TABLE temp.pairs; DROP TABLE temp.canon;")?;
     Ok(())
 }
 
-/// Deletes and re-derives every edge with an end in `ids` (the incremental
-/// case: the ids a record, link or merge touched).
-pub(crate) fn rebuild(conn: &Connection, ids: &BTreeSet<String>) -> anyhow::Result<()> {
+/// Deletes and re-derives, in `edits`, every edge with an end in `ids`
+/// (the incremental case: the ids a record, link or merge touched).
+pub(crate) fn rebuild(conn: &Connection, edits: &mut Edits, ids: &BTreeSet<String>) -> anyhow::Result<()> {
     let mut nodes = Vec::new();
     for id in ids {
         if let Some(n) = find_node(conn, id)? {
@@ -131,16 +132,7 @@ pub(crate) fn rebuild(conn: &Connection, ids: &BTreeSet<String>) -> anyhow::Resu
         }
     }
     for &n in &nodes {
-        let around: Vec<(i64, i64)> = {
-            let mut stmt = conn.prepare_cached("SELECT dir, nbr FROM adjacency WHERE node = ?1")?;
-            let rows = stmt.query_map([n], |r| Ok((r.get(0)?, r.get(1)?)))?;
-            rows.collect::<Result<_, _>>()?
-        };
-        let mut mirror = conn.prepare_cached("DELETE FROM adjacency WHERE node = ?1 AND dir = ?2 AND nbr = ?3")?;
-        for (dir, m) in around {
-            mirror.execute(params![m, 1 - dir, n])?;
-        }
-        conn.prepare_cached("DELETE FROM adjacency WHERE node = ?1")?.execute([n])?;
+        edits.clear(conn, n)?;
     }
     let mut pairs: BTreeSet<(i64, i64)> = BTreeSet::new();
     {
@@ -155,7 +147,7 @@ pub(crate) fn rebuild(conn: &Connection, ids: &BTreeSet<String>) -> anyhow::Resu
         }
     }
     for (citing, cited) in pairs {
-        derive_one(conn, citing, cited)?;
+        derive_into(conn, edits, citing, cited)?;
     }
     Ok(())
 }
@@ -201,9 +193,9 @@ pub(crate) fn forget_edge_unless_stated(conn: &Connection, citing: i64, cited: i
         )?
         .query_row(params![a, b], |r| r.get(0))?;
     if !stated {
-        let mut del = conn.prepare_cached("DELETE FROM adjacency WHERE node = ?1 AND dir = ?2 AND nbr = ?3")?;
-        del.execute(params![a, 0, b])?;
-        del.execute(params![b, 1, a])?;
+        let mut edits = Edits::default();
+        edits.remove(conn, a, b)?;
+        edits.flush(conn)?;
     }
     Ok(())
 }

@@ -37,15 +37,15 @@ impl Store {
         let sql = match shared {
             Shared::Citers => {
                 "SELECT DISTINCT o.id, s.id FROM json_each(?1) AS j JOIN nodes AS n ON n.id = j.value
-                 JOIN adjacency AS a1 ON a1.node = n.node AND a1.dir = 1
-                 JOIN adjacency AS a2 ON a2.node = a1.nbr AND a2.dir = 0
-                 JOIN nodes AS o ON o.node = a2.nbr JOIN nodes AS s ON s.node = a1.nbr"
+                 JOIN adjacency_lists AS l1 ON l1.node = n.node JOIN json_each(l1.cited_by) AS a1
+                 JOIN adjacency_lists AS l2 ON l2.node = a1.value JOIN json_each(l2.cites) AS a2
+                 JOIN nodes AS o ON o.node = a2.value JOIN nodes AS s ON s.node = a1.value"
             }
             Shared::References => {
                 "SELECT DISTINCT o.id, s.id FROM json_each(?1) AS j JOIN nodes AS n ON n.id = j.value
-                 JOIN adjacency AS a1 ON a1.node = n.node AND a1.dir = 0
-                 JOIN adjacency AS a2 ON a2.node = a1.nbr AND a2.dir = 1
-                 JOIN nodes AS o ON o.node = a2.nbr JOIN nodes AS s ON s.node = a1.nbr"
+                 JOIN adjacency_lists AS l1 ON l1.node = n.node JOIN json_each(l1.cites) AS a1
+                 JOIN adjacency_lists AS l2 ON l2.node = a1.value JOIN json_each(l2.cited_by) AS a2
+                 JOIN nodes AS o ON o.node = a2.value JOIN nodes AS s ON s.node = a1.value"
             }
         };
         let json = serde_json::to_string(seeds)?;
@@ -58,12 +58,14 @@ impl Store {
     pub fn degrees(&self, ids: &[&String], shared: Shared) -> anyhow::Result<HashMap<String, u64>> {
         let sql = match shared {
             Shared::Citers => {
-                "SELECT j.value, (SELECT count(*) FROM nodes AS n JOIN adjacency AS a ON a.node = n.node AND a.dir = 1
-                                  WHERE n.id = j.value) FROM json_each(?1) AS j"
+                "SELECT j.value, (SELECT coalesce(sum(json_array_length(l.cited_by)), 0) FROM nodes AS n
+                                  JOIN adjacency_lists AS l ON l.node = n.node WHERE n.id = j.value)
+                 FROM json_each(?1) AS j"
             }
             Shared::References => {
-                "SELECT j.value, (SELECT count(*) FROM nodes AS n JOIN adjacency AS a ON a.node = n.node AND a.dir = 0
-                                  WHERE n.id = j.value) FROM json_each(?1) AS j"
+                "SELECT j.value, (SELECT coalesce(sum(json_array_length(l.cites)), 0) FROM nodes AS n
+                                  JOIN adjacency_lists AS l ON l.node = n.node WHERE n.id = j.value)
+                 FROM json_each(?1) AS j"
             }
         };
         let json = serde_json::to_string(ids)?;
@@ -77,14 +79,14 @@ impl Store {
     /// `None`), most cited first, ties by id, at most `limit`.
     pub fn dangling_targets(&self, from: Option<&[String]>, limit: u64) -> anyhow::Result<Vec<(String, u64)>> {
         const SQL_ALL: &str = "
-            SELECT d.id, count(*) AS n FROM adjacency AS a JOIN nodes AS d ON d.node = a.node
-            WHERE a.dir = 1 AND d.doc IS NULL
-            GROUP BY d.id ORDER BY n DESC, d.id LIMIT ?1";
+            SELECT d.id, json_array_length(l.cited_by) AS n FROM adjacency_lists AS l JOIN nodes AS d ON d.node = l.node
+            WHERE l.cited_by IS NOT NULL AND d.doc IS NULL
+            ORDER BY n DESC, d.id LIMIT ?1";
         const SQL_FROM: &str = "
             SELECT d.id, count(*) AS n FROM (SELECT DISTINCT value FROM json_each(?2)) AS j
             JOIN nodes AS c ON c.id = j.value
-            JOIN adjacency AS a ON a.node = c.node AND a.dir = 0
-            JOIN nodes AS d ON d.node = a.nbr
+            JOIN adjacency_lists AS l ON l.node = c.node JOIN json_each(l.cites) AS a
+            JOIN nodes AS d ON d.node = a.value
             WHERE d.doc IS NULL
             GROUP BY d.id ORDER BY n DESC, d.id LIMIT ?1";
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
@@ -104,8 +106,8 @@ impl Store {
         let n = i64::try_from(n).unwrap_or(i64::MAX);
         let json = serde_json::to_string(&from)?;
         let mut stmt = self.conn.prepare_cached(
-            "SELECT c.id FROM nodes AS n JOIN adjacency AS a ON a.node = n.node AND a.dir = 1
-             JOIN nodes AS c ON c.node = a.nbr
+            "SELECT c.id FROM nodes AS n JOIN adjacency_lists AS l ON l.node = n.node
+             JOIN json_each(l.cited_by) AS a JOIN nodes AS c ON c.node = a.value
              WHERE n.id = ?1 AND (json_type(?2) = 'null' OR c.id IN (SELECT value FROM json_each(?2)))
              ORDER BY c.id LIMIT ?3",
         )?;

@@ -1,8 +1,8 @@
 //! The citation graph as stored: integer nodes (`nodes`) and their
-//! adjacency in both directions (`adjacency`, `dir` 0 = references, 1 =
-//! citations). Neighbours of one id or of a whole frontier (the
-//! [`Adjacency`] a BFS walks), and the same walk as one recursive CTE over
-//! `adjacency`, which property tests hold equal to the BFS. Ids map to
+//! adjacency in both directions (`adjacency_lists`: `dir` 0 = references,
+//! 1 = citations; [`super::adjacency`]). Neighbours of one id or of a whole
+//! frontier (the [`Adjacency`] a BFS walks), and the same walk as one
+//! recursive CTE over the lists, which property tests hold equal to the BFS. Ids map to
 //! nodes once before a walk and back once after it.
 
 use std::collections::{BTreeMap, HashMap};
@@ -31,10 +31,13 @@ impl Store {
     pub fn linked(&self, id: &str, direction: Direction) -> anyhow::Result<Vec<String>> {
         let (lo, hi) = dirs(direction);
         let mut stmt = self.conn.prepare_cached(
-            "SELECT DISTINCT m.id FROM nodes AS n
-             JOIN adjacency AS a ON a.node = n.node AND a.dir BETWEEN ?2 AND ?3
-             JOIN nodes AS m ON m.node = a.nbr
-             WHERE n.id = ?1 ORDER BY m.id",
+            "SELECT DISTINCT m.id FROM nodes AS n JOIN adjacency_lists AS l ON l.node = n.node
+             JOIN json_each(CASE WHEN ?2 = 0 THEN l.cites END) AS a JOIN nodes AS m ON m.node = a.value
+             WHERE n.id = ?1
+             UNION
+             SELECT m.id FROM nodes AS n JOIN adjacency_lists AS l ON l.node = n.node
+             JOIN json_each(CASE WHEN ?3 = 1 THEN l.cited_by END) AS a JOIN nodes AS m ON m.node = a.value
+             WHERE n.id = ?1 ORDER BY 1",
         )?;
         let rows = stmt.query_map(params![id, lo, hi], |r| r.get::<_, String>(0))?;
         Ok(rows.collect::<Result<_, _>>()?)
@@ -48,13 +51,13 @@ impl Store {
         let n: i64 = self
             .conn
             .prepare_cached(
-                "SELECT EXISTS (SELECT 1 FROM nodes AS n JOIN adjacency AS a ON a.node = n.node WHERE n.id = ?1)",
+                "SELECT EXISTS (SELECT 1 FROM nodes AS n JOIN adjacency_lists AS l ON l.node = n.node WHERE n.id = ?1)",
             )?
             .query_row([id], |r| r.get(0))?;
         Ok(n != 0)
     }
 
-    /// The same expansion as one recursive CTE over the `adjacency` table.
+    /// The same expansion as one recursive CTE over `adjacency_lists`.
     pub fn expand_cte(
         &self,
         seeds: &[String],
@@ -70,9 +73,11 @@ impl Store {
             WITH RECURSIVE walk (node, d) AS (
                 SELECT n.node, 0 FROM json_each(?1) AS j JOIN nodes AS n ON n.id = j.value
                 UNION
-                SELECT a.nbr, w.d + 1 FROM walk AS w
-                JOIN adjacency AS a ON a.node = w.node AND a.dir BETWEEN ?3 AND ?4
-                WHERE w.d < ?2
+                SELECT a.value, w.d + 1 FROM walk AS w JOIN adjacency_lists AS l ON l.node = w.node
+                JOIN json_each(l.cites) AS a WHERE w.d < ?2 AND ?3 = 0
+                UNION
+                SELECT a.value, w.d + 1 FROM walk AS w JOIN adjacency_lists AS l ON l.node = w.node
+                JOIN json_each(l.cited_by) AS a WHERE w.d < ?2 AND ?4 = 1
             )
             SELECT n.id, min(w.d) FROM walk AS w JOIN nodes AS n ON n.node = w.node GROUP BY w.node
             UNION ALL
@@ -100,29 +105,9 @@ impl Adjacency for StoreAdjacency<'_> {
     }
 
     fn neighbor_lists(&self, nodes: &[Node], direction: Direction, each: &mut EachList) -> anyhow::Result<()> {
-        let (lo, hi) = dirs(direction);
-        let mut stmt = self.0.conn.prepare_cached(
-            "SELECT a.node, a.dir, a.nbr FROM json_each(?1) AS j
-             JOIN adjacency AS a ON a.node = j.value AND a.dir BETWEEN ?2 AND ?3",
-        )?;
-        let mut rows = stmt.query(params![serde_json::to_string(&sorted(nodes))?, lo, hi])?;
-        // One node's rows of one way come together (the index's order).
-        let mut list: Vec<Node> = Vec::new();
-        let mut at: Option<(Node, i64)> = None;
-        while let Some(r) = rows.next()? {
-            let key = (r.get::<_, Node>(0)?, r.get::<_, i64>(1)?);
-            if at.is_some_and(|a| a != key) {
-                let (n, dir) = at.expect("checked");
-                each(n, way(dir), &list);
-                list.clear();
-            }
-            at = Some(key);
-            list.push(r.get(2)?);
-        }
-        if let Some((n, dir)) = at {
-            each(n, way(dir), &list);
-        }
-        Ok(())
+        super::adjacency::read_lists(&self.0.conn, &sorted(nodes), dirs(direction), &mut |node, dir, list| {
+            each(node, way(dir), &list)
+        })
     }
 }
 

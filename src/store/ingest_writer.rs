@@ -18,12 +18,14 @@
 //! random. Otherwise the edges of every node a record or link touched are
 //! re-derived.
 
+use std::cell::RefCell;
 use std::collections::BTreeSet;
 
 use anyhow::Context;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::postings_writer::{PaperDraft, PostingsWriter, refresh_meta};
+use super::adjacency::Edits;
 use super::{Handle, edges};
 use crate::analyzer::Analyzer;
 use crate::paper::title::title_key;
@@ -87,6 +89,8 @@ pub struct IngestWriter<'c> {
     dropped: Vec<String>,
     /// Nodes whose edges must be re-derived (incremental case).
     dirty: BTreeSet<String>,
+    /// The edges added outside a bulk load, written by `finish`.
+    edits: RefCell<Edits>,
 }
 
 impl<'c> IngestWriter<'c> {
@@ -119,6 +123,7 @@ impl<'c> IngestWriter<'c> {
             records_before,
             dropped,
             dirty: BTreeSet::new(),
+            edits: RefCell::default(),
         })
     }
 
@@ -262,7 +267,7 @@ impl<'c> IngestWriter<'c> {
         let (a, b) = (edges::node_of(self.conn, citing)?, edges::node_of(self.conn, cited)?);
         let added = edges::insert_link(self.conn, a, b, edges::ORIGIN_EDGES)?;
         if added && !self.bulk {
-            edges::derive_one(self.conn, a, b)?;
+            edges::derive_into(self.conn, &mut self.edits.borrow_mut(), a, b)?;
         }
         Ok(added)
     }
@@ -449,13 +454,15 @@ impl<'c> IngestWriter<'c> {
     /// derived from the running totals. `before_stats` runs between the
     /// postings and the rest (a failpoint).
     pub fn finish(self, before_stats: impl FnOnce()) -> anyhow::Result<()> {
-        let IngestWriter { conn, index, bulk, dropped, dirty, .. } = self;
+        let IngestWriter { conn, index, bulk, dropped, dirty, edits, .. } = self;
         index.finish(conn)?;
         before_stats();
         if bulk {
             edges::derive_all(conn)?;
         } else {
-            edges::rebuild(conn, &dirty)?;
+            let mut edits = edits.into_inner();
+            edges::rebuild(conn, &mut edits, &dirty)?;
+            edits.flush(conn)?;
         }
         // PDFs' reference entries that matched no paper may match one this ingest brought.
         super::references::relink(conn)?;

@@ -24,6 +24,7 @@ pub(super) const MIGRATIONS: &[(&str, &str)] = &[
     ("015_generation.sql", include_str!("../../migrations/015_generation.sql")),
     ("016_node_year.sql", include_str!("../../migrations/016_node_year.sql")),
     ("017_node_meta.sql", include_str!("../../migrations/017_node_meta.sql")),
+    ("018_adjacency_lists.sql", include_str!("../../migrations/018_adjacency_lists.sql")),
 ];
 
 /// The schema version this binary writes and reads.
@@ -98,7 +99,7 @@ mod tests {
             "terms",
             "posting_blocks",
             "nodes",
-            "adjacency",
+            "adjacency_lists",
             "stated_links",
             "link_sources",
             "index_meta",

@@ -20,6 +20,7 @@
 //! `-wal`, `-shm` or `-journal` of the old file can ever be applied to the
 //! new one. Errors from SQLite are explained by [`explain`].
 
+mod adjacency;
 mod block_max;
 mod blocks;
 mod check;

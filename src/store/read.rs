@@ -175,7 +175,7 @@ impl Store {
     /// Whether the index holds any citation link (what makes the `weighted`
     /// graph score the default: [`crate::search::defaults`]).
     pub fn has_citations(&self) -> anyhow::Result<bool> {
-        Ok(self.conn.prepare_cached("SELECT EXISTS (SELECT 1 FROM adjacency)")?.query_row([], |r| r.get(0))?)
+        Ok(self.conn.prepare_cached("SELECT EXISTS (SELECT 1 FROM adjacency_lists)")?.query_row([], |r| r.get(0))?)
     }
 
     /// Whether the index holds any paper vector (what makes a `hybrid` first

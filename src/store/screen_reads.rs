@@ -26,7 +26,6 @@ impl Store {
             // `screen next` on 1,175 candidates.
             "SELECT n.node FROM papers AS p JOIN nodes AS n ON n.id = p.id WHERE p.doc = ?1",
         )?;
-        let mut adj = self.conn.prepare_cached("SELECT dir, nbr FROM adjacency WHERE node = ?1 ORDER BY dir, nbr")?;
         let mut out = Vec::with_capacity(docs.len());
         for &doc in docs {
             let node: Option<i64> = {
@@ -38,11 +37,7 @@ impl Store {
             };
             let mut n = Neighbourhood { node, ..Neighbourhood::default() };
             if let Some(node) = node {
-                let rows = adj.query_map(params![node], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))?;
-                for row in rows {
-                    let (dir, nbr) = row?;
-                    if dir == 0 { n.references.push(nbr) } else { n.citers.push(nbr) }
-                }
+                [n.references, n.citers] = super::adjacency::lists_of(&self.conn, node)?;
             }
             out.push(n);
         }

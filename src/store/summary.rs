@@ -21,11 +21,8 @@ impl Store {
             papers: count("SELECT count(*) FROM papers")?,
             terms: count("SELECT count(*) FROM terms")?,
             postings: count("SELECT coalesce(sum(n), 0) FROM posting_blocks")?,
-            edges: count("SELECT count(*) FROM adjacency WHERE dir = 0")?,
-            dangling_edges: count(
-                "SELECT count(*) FROM adjacency AS a JOIN nodes AS c ON c.node = a.node JOIN nodes AS d ON d.node = a.nbr
-                 WHERE a.dir = 0 AND (c.doc IS NULL OR d.doc IS NULL)",
-            )?,
+            edges: count(super::adjacency::COUNT_EDGES)?,
+            dangling_edges: count(super::adjacency::COUNT_DANGLING_EDGES)?,
             disagreements,
         })
     }

@@ -10,8 +10,6 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use rusqlite::params;
-
 use super::Store;
 use super::graph::{StoreAdjacency, dirs, sorted, way};
 use crate::graph::{Adjacency, Bfs, Direction, EachList, Node, NodeMap, Reach, Walk, walk_by_id};
@@ -19,7 +17,7 @@ use crate::graph::{Adjacency, Bfs, Direction, EachList, Node, NodeMap, Reach, Wa
 /// The stored graph with what this search has read of it.
 pub struct SearchGraph<'a> {
     store: &'a Store,
-    /// The neighbours of each (node, `adjacency.dir`) read so far.
+    /// The neighbours of each (node, direction: 0 references, 1 citers) read so far.
     edges: RefCell<HashMap<(Node, i64), Vec<Node>, foldhash::fast::FixedState>>,
     /// The id of each node read so far.
     ids: RefCell<NodeMap<String>>,
@@ -79,17 +77,9 @@ impl Adjacency for SearchGraph<'_> {
                     edges.entry((n, dir)).or_default().clear();
                 }
             }
-            let mut stmt = self.store.conn.prepare_cached(
-                "SELECT a.node, a.dir, a.nbr FROM json_each(?1) AS j
-                 JOIN adjacency AS a ON a.node = j.value AND a.dir BETWEEN ?2 AND ?3",
-            )?;
-            let rows = stmt.query_map(params![serde_json::to_string(&missing)?, lo, hi], |r| {
-                Ok((r.get::<_, Node>(0)?, r.get::<_, i64>(1)?, r.get::<_, Node>(2)?))
+            super::adjacency::read_lists(&self.store.conn, &missing, (lo, hi), &mut |node, dir, list| {
+                edges.insert((node, dir), list);
             })?;
-            for row in rows {
-                let (node, dir, nbr) = row?;
-                edges.entry((node, dir)).or_default().push(nbr);
-            }
         }
         for &n in nodes {
             for dir in lo..=hi {
