@@ -79,7 +79,9 @@ pub(super) fn read_lists(
 ) -> anyhow::Result<()> {
     let sql = match (lo, hi) {
         (0, 0) => "SELECT l.node, l.cites, NULL FROM json_each(?1) AS j JOIN adjacency_lists AS l ON l.node = j.value",
-        (1, 1) => "SELECT l.node, NULL, l.cited_by FROM json_each(?1) AS j JOIN adjacency_lists AS l ON l.node = j.value",
+        (1, 1) => {
+            "SELECT l.node, NULL, l.cited_by FROM json_each(?1) AS j JOIN adjacency_lists AS l ON l.node = j.value"
+        }
         _ => "SELECT l.node, l.cites, l.cited_by FROM json_each(?1) AS j JOIN adjacency_lists AS l ON l.node = j.value",
     };
     let mut stmt = conn.prepare_cached(sql)?;
@@ -98,7 +100,7 @@ pub(super) fn read_lists(
 }
 
 /// The lists of one node: (references, citers).
-pub(super) fn lists_of(conn: &Connection, node: Node) -> anyhow::Result<[Vec<Node>; 2]> {
+pub(super) fn lists_of(conn: &Connection, node: Node) -> anyhow::Result<Lists> {
     let row: Option<(Option<String>, Option<String>)> = conn
         .prepare_cached("SELECT cites, cited_by FROM adjacency_lists WHERE node = ?1")?
         .query_row([node], |r| Ok((r.get(0)?, r.get(1)?)))
@@ -113,16 +115,22 @@ pub(super) fn lists_of(conn: &Connection, node: Node) -> anyhow::Result<[Vec<Nod
 #[derive(Default)]
 pub(super) struct Edits {
     /// Each node's lists as read, and as they are now.
-    lists: BTreeMap<Node, ([Vec<Node>; 2], [Vec<Node>; 2])>,
+    lists: BTreeMap<Node, (Lists, Lists)>,
 }
 
+/// A node's references and citers.
+type Lists = [Vec<Node>; 2];
+
 impl Edits {
-    fn lists(&mut self, conn: &Connection, node: Node) -> anyhow::Result<&mut [Vec<Node>; 2]> {
-        if !self.lists.contains_key(&node) {
-            let lists = lists_of(conn, node)?;
-            self.lists.insert(node, (lists.clone(), lists));
-        }
-        Ok(&mut self.lists.get_mut(&node).expect("just inserted").1)
+    fn lists(&mut self, conn: &Connection, node: Node) -> anyhow::Result<&mut Lists> {
+        let entry = match self.lists.entry(node) {
+            std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::btree_map::Entry::Vacant(e) => {
+                let lists = lists_of(conn, node)?;
+                e.insert((lists.clone(), lists))
+            }
+        };
+        Ok(&mut entry.1)
     }
 
     /// Adds the edge `citing → cited`, both directions (no change if held).
@@ -213,5 +221,76 @@ mod tests {
         }
         let err = list_of(4, 1, Some("[x]")).unwrap_err().to_string();
         assert!(err.contains("row 4") && err.contains("cited_by"), "{err}");
+    }
+
+    fn rows(conn: &Connection) -> Vec<(Node, Option<String>, Option<String>)> {
+        let mut stmt = conn.prepare("SELECT node, cites, cited_by FROM adjacency_lists ORDER BY node").unwrap();
+        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).unwrap().map(Result::unwrap).collect()
+    }
+
+    fn row(node: Node, cites: Option<&str>, cited_by: Option<&str>) -> (Node, Option<String>, Option<String>) {
+        (node, cites.map(String::from), cited_by.map(String::from))
+    }
+
+    #[test]
+    fn edits_write_each_changed_list_once_and_the_views_show_them() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        super::super::migrate::migrate(&mut conn).unwrap();
+        conn.execute_batch("INSERT INTO nodes (node, id) VALUES (1, 'a'), (2, 'b'), (3, 'c'), (10, 'j')").unwrap();
+
+        let mut edits = Edits::default();
+        for (a, b) in [(1, 3), (1, 2), (3, 2), (1, 2), (10, 1)] {
+            edits.add(&conn, a, b).unwrap();
+        }
+        edits.flush(&conn).unwrap();
+        assert_eq!(
+            rows(&conn),
+            [
+                row(1, Some("[2,3]"), Some("[10]")),
+                row(2, None, Some("[1,3]")),
+                row(3, Some("[2]"), Some("[1]")),
+                row(10, Some("[1]"), None)
+            ],
+            "ascending, no repeats, NULL when empty"
+        );
+        let edges: Vec<(String, String)> = conn
+            .prepare("SELECT citing, cited FROM edges ORDER BY 1, 2")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        let pairs = [("a", "b"), ("a", "c"), ("c", "b"), ("j", "a")].map(|(a, b)| (a.to_string(), b.to_string()));
+        assert_eq!(edges, pairs, "the edges view");
+        let both: i64 = conn.query_row("SELECT count(*) FROM adjacency", [], |r| r.get(0)).unwrap();
+        assert_eq!(both, 8, "the adjacency view: every edge in both directions");
+
+        // A frontier's lists, one direction or both.
+        let mut seen = Vec::new();
+        read_lists(&conn, &[1, 2, 4], (0, 1), &mut |n, dir, list| seen.push((n, dir, list))).unwrap();
+        assert_eq!(seen, [(1, 0, vec![2, 3]), (1, 1, vec![10]), (2, 1, vec![1, 3])]);
+        seen.clear();
+        read_lists(&conn, &[1, 3], (1, 1), &mut |n, dir, list| seen.push((n, dir, list))).unwrap();
+        assert_eq!(seen, [(1, 1, vec![10]), (3, 1, vec![1])]);
+
+        // A list re-derived to what it was is not written; a node left without edges loses its row.
+        let before = conn.total_changes();
+        let mut edits = Edits::default();
+        edits.remove(&conn, 1, 2).unwrap();
+        edits.add(&conn, 1, 2).unwrap();
+        edits.flush(&conn).unwrap();
+        assert_eq!(conn.total_changes(), before, "nothing written");
+        let mut edits = Edits::default();
+        edits.clear(&conn, 3).unwrap();
+        edits.remove(&conn, 10, 1).unwrap();
+        edits.flush(&conn).unwrap();
+        assert_eq!(rows(&conn), [row(1, Some("[2]"), None), row(2, None, Some("[1]"))]);
+
+        // A list a sqlite3 user broke is an error naming its row, not a panic.
+        conn.execute("UPDATE adjacency_lists SET cites = '[2,x]' WHERE node = 1", []).unwrap();
+        let err = lists_of(&conn, 1).unwrap_err().to_string();
+        assert!(err.contains("adjacency_lists row 1: cites"), "{err}");
+        let err = read_lists(&conn, &[1], (0, 0), &mut |_, _, _| {}).unwrap_err().to_string();
+        assert!(err.contains("row 1"), "{err}");
     }
 }

@@ -13,12 +13,12 @@ use rusqlite::params;
 use super::Store;
 use crate::graph::{Adjacency, Direction, EachList, Node};
 
-/// The `adjacency.dir` range a direction reads.
+/// The directions (0 references, 1 citers) a direction reads, as a range.
 pub(super) fn dirs(direction: Direction) -> (i64, i64) {
     (if direction.follows_references() { 0 } else { 1 }, if direction.follows_citations() { 1 } else { 0 })
 }
 
-/// The way an `adjacency.dir` goes: 0 a paper's references, 1 its citers.
+/// The way a direction code goes: 0 a paper's references, 1 its citers.
 pub(super) fn way(dir: i64) -> Direction {
     if dir == 0 { Direction::References } else { Direction::Citations }
 }

@@ -24,8 +24,8 @@ use std::collections::BTreeSet;
 use anyhow::Context;
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::postings_writer::{PaperDraft, PostingsWriter, refresh_meta};
 use super::adjacency::Edits;
+use super::postings_writer::{PaperDraft, PostingsWriter, refresh_meta};
 use super::{Handle, edges};
 use crate::analyzer::Analyzer;
 use crate::paper::title::title_key;
