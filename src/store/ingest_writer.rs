@@ -89,8 +89,11 @@ pub struct IngestWriter<'c> {
     dropped: Vec<String>,
     /// Nodes whose edges must be re-derived (incremental case).
     dirty: BTreeSet<String>,
-    /// The edges added outside a bulk load, written by `finish`.
-    edits: RefCell<Edits>,
+    /// The links added outside a bulk load (nodes citing, cited): `finish`
+    /// derives their edges, after every other write of the load (a PDF's
+    /// references write theirs as they go), so no list is read before
+    /// another write changes it.
+    links: RefCell<Vec<(i64, i64)>>,
 }
 
 impl<'c> IngestWriter<'c> {
@@ -123,7 +126,7 @@ impl<'c> IngestWriter<'c> {
             records_before,
             dropped,
             dirty: BTreeSet::new(),
-            edits: RefCell::default(),
+            links: RefCell::default(),
         })
     }
 
@@ -262,12 +265,12 @@ impl<'c> IngestWriter<'c> {
     }
 
     /// Stores a bare citation link (edge files, S2 reference pages) and,
-    /// outside a bulk load, its edge; returns whether it was new.
+    /// outside a bulk load, its edge (at `finish`); returns whether it was new.
     pub(crate) fn add_link(&self, citing: &str, cited: &str) -> anyhow::Result<bool> {
         let (a, b) = (edges::node_of(self.conn, citing)?, edges::node_of(self.conn, cited)?);
         let added = edges::insert_link(self.conn, a, b, edges::ORIGIN_EDGES)?;
         if added && !self.bulk {
-            edges::derive_into(self.conn, &mut self.edits.borrow_mut(), a, b)?;
+            self.links.borrow_mut().push((a, b));
         }
         Ok(added)
     }
@@ -454,13 +457,16 @@ impl<'c> IngestWriter<'c> {
     /// derived from the running totals. `before_stats` runs between the
     /// postings and the rest (a failpoint).
     pub fn finish(self, before_stats: impl FnOnce()) -> anyhow::Result<()> {
-        let IngestWriter { conn, index, bulk, dropped, dirty, edits, .. } = self;
+        let IngestWriter { conn, index, bulk, dropped, dirty, links, .. } = self;
         index.finish(conn)?;
         before_stats();
         if bulk {
             edges::derive_all(conn)?;
         } else {
-            let mut edits = edits.into_inner();
+            let mut edits = Edits::default();
+            for (a, b) in links.into_inner() {
+                edges::derive_into(conn, &mut edits, a, b)?;
+            }
             edges::rebuild(conn, &mut edits, &dirty)?;
             edits.flush(conn)?;
         }
