@@ -9,7 +9,8 @@
 use std::collections::BTreeMap;
 
 use anyhow::Context;
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::types::ValueRef;
+use rusqlite::{Connection, params};
 
 use crate::graph::Node;
 
@@ -58,14 +59,15 @@ fn format(list: &[Node]) -> Option<String> {
     Some(s)
 }
 
-/// One row's column as a list, or an error naming the row.
-fn list_of(node: Node, dir: i64, text: Option<&str>) -> anyhow::Result<Vec<Node>> {
-    match text {
-        None => Ok(Vec::new()),
-        Some(_) => parse(text).with_context(|| {
-            format!("adjacency_lists row {node}: {} is not a JSON array of node integers", column(dir))
-        }),
-    }
+/// One row's column as a list (NULL: none), or an error naming the row.
+fn list_of(node: Node, dir: i64, value: ValueRef<'_>) -> anyhow::Result<Vec<Node>> {
+    let text = match value {
+        ValueRef::Null => return Ok(Vec::new()),
+        ValueRef::Text(bytes) => std::str::from_utf8(bytes).ok(),
+        _ => None,
+    };
+    parse(text)
+        .with_context(|| format!("adjacency_lists row {node}: {} is not a JSON array of node integers", column(dir)))
 }
 
 /// The lists of `nodes` (ascending, no repeats) in the directions
@@ -89,8 +91,7 @@ pub(super) fn read_lists(
     while let Some(r) = rows.next()? {
         let node: Node = r.get(0)?;
         for dir in lo..=hi {
-            let text = r.get_ref(1 + dir as usize)?.as_str_or_null()?;
-            let list = list_of(node, dir, text)?;
+            let list = list_of(node, dir, r.get_ref(1 + dir as usize)?)?;
             if !list.is_empty() {
                 each(node, dir, list);
             }
@@ -101,12 +102,12 @@ pub(super) fn read_lists(
 
 /// The lists of one node: (references, citers).
 pub(super) fn lists_of(conn: &Connection, node: Node) -> anyhow::Result<Lists> {
-    let row: Option<(Option<String>, Option<String>)> = conn
-        .prepare_cached("SELECT cites, cited_by FROM adjacency_lists WHERE node = ?1")?
-        .query_row([node], |r| Ok((r.get(0)?, r.get(1)?)))
-        .optional()?;
-    let (cites, cited_by) = row.unwrap_or_default();
-    Ok([list_of(node, 0, cites.as_deref())?, list_of(node, 1, cited_by.as_deref())?])
+    let mut stmt = conn.prepare_cached("SELECT cites, cited_by FROM adjacency_lists WHERE node = ?1")?;
+    let mut rows = stmt.query([node])?;
+    Ok(match rows.next()? {
+        Some(r) => [list_of(node, 0, r.get_ref(0)?)?, list_of(node, 1, r.get_ref(1)?)?],
+        None => Lists::default(),
+    })
 }
 
 /// Changes to the lists within one write: each list touched is read once,
@@ -219,8 +220,11 @@ mod tests {
         for bad in ["", "[", "[1,]", "[1.5]", "{\"a\":1}", "[\"1\"]", "1,2"] {
             assert_eq!(parse(Some(bad)), None, "{bad}");
         }
-        let err = list_of(4, 1, Some("[x]")).unwrap_err().to_string();
-        assert!(err.contains("row 4") && err.contains("cited_by"), "{err}");
+        for bad in [ValueRef::Text(b"[x]"), ValueRef::Integer(7), ValueRef::Blob(b"[1]"), ValueRef::Text(b"[\xff]")] {
+            let err = list_of(4, 1, bad).unwrap_err().to_string();
+            assert!(err.contains("row 4") && err.contains("cited_by"), "{err}");
+        }
+        assert_eq!(list_of(4, 0, ValueRef::Null).unwrap(), Vec::<Node>::new());
     }
 
     fn rows(conn: &Connection) -> Vec<(Node, Option<String>, Option<String>)> {
@@ -286,11 +290,13 @@ mod tests {
         edits.flush(&conn).unwrap();
         assert_eq!(rows(&conn), [row(1, Some("[2]"), None), row(2, None, Some("[1]"))]);
 
-        // A list a sqlite3 user broke is an error naming its row, not a panic.
-        conn.execute("UPDATE adjacency_lists SET cites = '[2,x]' WHERE node = 1", []).unwrap();
-        let err = lists_of(&conn, 1).unwrap_err().to_string();
-        assert!(err.contains("adjacency_lists row 1: cites"), "{err}");
-        let err = read_lists(&conn, &[1], (0, 0), &mut |_, _, _| {}).unwrap_err().to_string();
-        assert!(err.contains("row 1"), "{err}");
+        // A list a sqlite3 user broke (bad text, or not text) is an error naming its row, not a panic.
+        for broken in ["'[2,x]'", "x'5b325d'", "2"] {
+            conn.execute(&format!("UPDATE adjacency_lists SET cites = {broken} WHERE node = 1"), []).unwrap();
+            let err = lists_of(&conn, 1).unwrap_err().to_string();
+            assert!(err.contains("adjacency_lists row 1: cites"), "{broken}: {err}");
+            let err = read_lists(&conn, &[1], (0, 0), &mut |_, _, _| {}).unwrap_err().to_string();
+            assert!(err.contains("row 1"), "{broken}: {err}");
+        }
     }
 }
