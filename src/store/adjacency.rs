@@ -100,14 +100,11 @@ pub(super) fn read_lists(
     Ok(())
 }
 
-/// The lists of one node: (references, citers).
+/// The lists of one node: (references, citers), [`read_lists`] of it alone.
 pub(super) fn lists_of(conn: &Connection, node: Node) -> anyhow::Result<Lists> {
-    let mut stmt = conn.prepare_cached("SELECT cites, cited_by FROM adjacency_lists WHERE node = ?1")?;
-    let mut rows = stmt.query([node])?;
-    Ok(match rows.next()? {
-        Some(r) => [list_of(node, 0, r.get_ref(0)?)?, list_of(node, 1, r.get_ref(1)?)?],
-        None => Lists::default(),
-    })
+    let mut lists = Lists::default();
+    read_lists(conn, &[node], (0, 1), &mut |_, dir, list| lists[dir as usize] = list)?;
+    Ok(lists)
 }
 
 /// Changes to the lists within one write: each list touched is read once,
