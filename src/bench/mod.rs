@@ -15,7 +15,10 @@
 //!   for 10 and the top-10 selection of what it returns ([`top_k`]: by score,
 //!   ties by doc); `bm25_matches_mean`, the papers matching a term, is counted
 //!   untimed ([`bm25_scores`]);
-//! * `search`: the full two-pass [`search`] with default parameters;
+//! * `search`: the full two-pass [`search`] with the defaults `litindex
+//!   search` resolves for the index ([`resolve`]: on an index with
+//!   citations, the weighted graph score with its own seeds and pool),
+//!   the first page's ids and scores;
 //! * `expand2_cte` / `expand2_bfs`: the 2-hop walk, both directions, from the
 //!   ids of the top-10 BM25 papers, as one recursive CTE ([`expand_cte`]) and
 //!   as a BFS over the stored adjacency ([`bfs`] over [`StoreAdjacency`]);
@@ -60,7 +63,7 @@ use crate::graph::{Direction, bfs};
 use crate::ingest::formats::{self, FormatOptions, InputFormat};
 use crate::ingest::{IngestOptions, Input, build};
 use crate::paper::Item;
-use crate::search::{DEFAULT_LIMIT, HitParts, SearchParams, SearchRequest, bm25_scores, search, top_k};
+use crate::search::{DEFAULT_LIMIT, HitParts, SearchChoices, SearchRequest, bm25_scores, resolve, search, top_k};
 use crate::store::fts5::{Fts5Builder, Fts5Reader};
 use crate::store::{Store, StoreAdjacency};
 
@@ -414,19 +417,20 @@ pub(crate) fn query_litindex(
         time_queries(queries, |_, q| Ok(top_k(store.bm25_top_k(&query_terms(analyzer, q), top)?, top)))?;
     let matches: Vec<usize> =
         queries.iter().map(|q| Ok(bm25_scores(&store, q)?.len())).collect::<anyhow::Result<_>>()?;
-    // The two-pass search's ranking, ids and scores of `search`'s first page
-    // (as `run` and `eval` ask for it: no details read, no snippet built).
-    let request = SearchRequest {
-        limit: Some(DEFAULT_LIMIT),
-        parts: HitParts::Scores,
-        ..SearchRequest::new("", SearchParams::default())
-    };
+    // The two-pass search `litindex search` runs by default on this index
+    // (the defaults [`resolve`] picks: the weighted graph score, its seeds
+    // and pool, when the index holds citations), its first page ranked with
+    // ids and scores (as `run` and `eval` ask for it: no details read, no
+    // snippet built).
+    let resolved = resolve(&store, &SearchChoices { limit: Some(DEFAULT_LIMIT), ..SearchChoices::new("") })?;
+    let request = SearchRequest { parts: HitParts::Scores, ..resolved.request };
+    let semantic = resolved.semantic.as_ref();
     let (search_times, hits) =
-        time_queries(queries, |_, q| Ok(search(&store, &request.with_query(q), None)?.hit_count))?;
+        time_queries(queries, |_, q| Ok(search(&store, &request.with_query(q), semantic)?.hit_count))?;
     let filters = filter_mix(&store, queries.len())?;
     let (filtered_times, filtered_hits) = time_queries(queries, |i, q| {
         let r = SearchRequest { filter: filters[i].clone(), ..request.with_query(q) };
-        Ok(search(&store, &r, None)?.hit_count)
+        Ok(search(&store, &r, semantic)?.hit_count)
     })?;
     let top_ids: Vec<Vec<String>> = tops
         .iter()
