@@ -232,6 +232,127 @@ pub(crate) fn bfs_nodes(adj: &impl Adjacency, seeds: &[Node], reach: Reach) -> a
     Ok(walk)
 }
 
+/// Walks from one seed at a time, all over the same lists ([`bfs_nodes`]
+/// from each seed alone, as the weighted graph score walks): each list is
+/// read once for all the walks, cut to the fan-out once, and its nodes
+/// numbered once, so that a walk runs over those numbers with no hashing.
+pub(crate) struct SeedWalks<'a, A: Adjacency> {
+    adj: &'a A,
+    reach: Reach,
+    /// Each node met: its number.
+    number: NodeMap<u32>,
+    /// Each number's node.
+    nodes: Vec<Node>,
+    /// Each number's neighbours in the reach's direction, cut to the
+    /// fan-out (`None`: not read yet).
+    lists: Vec<Option<Vec<u32>>>,
+    /// Each number's last walk that reached it (walks count from 1).
+    seen: Vec<u32>,
+    walks: u32,
+}
+
+impl<'a, A: Adjacency> SeedWalks<'a, A> {
+    pub(crate) fn new(adj: &'a A, reach: Reach) -> SeedWalks<'a, A> {
+        SeedWalks {
+            adj,
+            reach,
+            number: NodeMap::default(),
+            nodes: Vec::new(),
+            lists: Vec::new(),
+            seen: Vec::new(),
+            walks: 0,
+        }
+    }
+
+    /// The number of `node`, given now if it has none.
+    fn number_of(&mut self, node: Node) -> u32 {
+        number_in(&mut self.number, &mut self.nodes, &mut self.lists, &mut self.seen, node)
+    }
+
+    /// The node a number stands for.
+    pub(crate) fn node(&self, number: u32) -> Node {
+        self.nodes[number as usize]
+    }
+
+    /// The number of a node some walk met.
+    pub(crate) fn number(&self, node: Node) -> Option<u32> {
+        self.number.get(&node).copied()
+    }
+
+    /// `each(number, distance)` for every node within the reach of `seed`
+    /// (the seed at 0), each once, at its minimum distance: what
+    /// [`bfs_nodes`] from `seed` alone gives.
+    pub(crate) fn walk(&mut self, seed: Node, mut each: impl FnMut(u32, u32)) -> anyhow::Result<()> {
+        self.walks += 1;
+        let walk = self.walks;
+        let start = self.number_of(seed);
+        self.seen[start as usize] = walk;
+        each(start, 0);
+        let mut frontier = vec![start];
+        for d in 0..self.reach.hops {
+            if frontier.is_empty() {
+                break;
+            }
+            self.read(&frontier)?;
+            let mut next = Vec::new();
+            for &at in &frontier {
+                for &n in self.lists[at as usize].as_deref().unwrap_or_default() {
+                    if self.seen[n as usize] != walk {
+                        self.seen[n as usize] = walk;
+                        each(n, d + 1);
+                        next.push(n);
+                    }
+                }
+            }
+            frontier = next;
+        }
+        Ok(())
+    }
+
+    /// Reads the lists of `numbers` not read yet, in one call.
+    fn read(&mut self, numbers: &[u32]) -> anyhow::Result<()> {
+        let missing: Vec<Node> =
+            numbers.iter().filter(|&&n| self.lists[n as usize].is_none()).map(|&n| self.nodes[n as usize]).collect();
+        if missing.is_empty() {
+            return Ok(());
+        }
+        for &n in &missing {
+            let at = self.number_of(n) as usize;
+            self.lists[at] = Some(Vec::new());
+        }
+        let SeedWalks { adj, reach, number, nodes, lists, seen, .. } = self;
+        let mut kept = Vec::new();
+        adj.neighbor_lists(&missing, reach.direction, &mut |node, _, list| {
+            let list = match reach.fan_out {
+                Some(k) if list.len() > k => {
+                    sample(list, k, &mut kept);
+                    &kept[..]
+                }
+                _ => list,
+            };
+            let numbered: Vec<u32> = list.iter().map(|&m| number_in(number, nodes, lists, seen, m)).collect();
+            let at = number_in(number, nodes, lists, seen, node) as usize;
+            lists[at].get_or_insert_with(Vec::new).extend(numbered);
+        })
+    }
+}
+
+/// [`SeedWalks::number_of`] over its parts (borrowed apart while a list is read).
+fn number_in(
+    number: &mut NodeMap<u32>,
+    nodes: &mut Vec<Node>,
+    lists: &mut Vec<Option<Vec<u32>>>,
+    seen: &mut Vec<u32>,
+    node: Node,
+) -> u32 {
+    *number.entry(node).or_insert_with(|| {
+        nodes.push(node);
+        lists.push(None);
+        seen.push(0);
+        (nodes.len() - 1) as u32
+    })
+}
+
 /// Breadth-first expansion by id: every id within `hops` steps of a seed,
 /// with its minimum distance (seeds at 0, also those the graph does not
 /// know). The seeds map to nodes in one call, the walk runs over integers
@@ -396,6 +517,40 @@ mod tests {
         assert_eq!(refs.dist.len(), 1);
         let none = bfs_nodes(&g, &[h], Reach { hops: 2, direction: Direction::Citations, fan_out: Some(0) }).unwrap();
         assert_eq!((none.dist.len(), none.via.len()), (1, 0));
+    }
+
+    /// Walks from each seed alone over shared lists give what `bfs_nodes`
+    /// from that seed gives, with and without a fan-out cut.
+    #[test]
+    fn seed_walks_reach_what_a_walk_from_each_seed_reaches() {
+        // A graph with hubs, cycles and self-loops: i cites i*7 mod 97 and i*i mod 89; 3 is cited by many.
+        let mut edges: Vec<(String, String)> = Vec::new();
+        for i in 0..120u64 {
+            edges.push((i.to_string(), (i * 7 % 97).to_string()));
+            edges.push((i.to_string(), (i * i % 89).to_string()));
+            if i % 2 == 0 {
+                edges.push((i.to_string(), "3".to_string()));
+            }
+        }
+        let g = MemoryGraph::new(edges.iter().map(|(a, b)| (a.as_str(), b.as_str())));
+        let seeds: Vec<Node> =
+            g.nodes_of(&s(&["0", "3", "5", "44", "3", "118"])).unwrap().into_iter().map(|p| p.1).collect();
+        for direction in [Direction::Both, Direction::References, Direction::Citations] {
+            for fan_out in [None, Some(4), Some(0)] {
+                for hops in [0, 1, 2, 3] {
+                    let reach = Reach { hops, direction, fan_out };
+                    let mut walks = SeedWalks::new(&g, reach);
+                    for &seed in &seeds {
+                        let mut got: HashMap<u32, u32> = HashMap::new();
+                        let mut twice = false;
+                        walks.walk(seed, |n, d| twice |= got.insert(n, d).is_some()).unwrap();
+                        let got: NodeMap<u32> = got.into_iter().map(|(n, d)| (walks.node(n), d)).collect();
+                        assert!(!twice, "each node once");
+                        assert_eq!(got, bfs_nodes(&g, &[seed], reach).unwrap().dist, "{reach:?} from {seed}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]
