@@ -26,7 +26,7 @@ use std::fmt;
 use std::hash::Hash;
 
 use super::request::{Mode, SearchRequest, Weights};
-use crate::graph::{Adjacency, Node, Reach, SeedWalks};
+use crate::graph::{Adjacency, Node, NodeMap, Reach, bfs_nodes};
 
 /// Each merged paper's weighted graph evidence, by the merge's key.
 pub(crate) type Evidence<K> = HashMap<K, f64, foldhash::fast::FixedState>;
@@ -83,29 +83,21 @@ pub(crate) fn seed_evidence<K: Hash + Eq>(
     // graph does not know reaches only itself: no evidence.
     let ids: Vec<String> = seeds.iter().map(|(id, _)| id.clone()).collect();
     let node_of: HashMap<String, Node> = adj.nodes_of(&ids)?.into_iter().collect();
-    // The sums by the walks' node numbers (`None`: reached by no seed but itself).
-    let mut walks = SeedWalks::new(adj, reach);
-    let mut sums: Vec<Option<f64>> = Vec::new();
+    let mut by_node: NodeMap<f64> = NodeMap::default();
     for (id, score) in seeds {
         let Some(&node) = node_of.get(id) else { continue };
         let strength = norm(*score);
-        walks.walk(node, |n, d| {
+        for (n, d) in bfs_nodes(adj, &[node], reach)?.dist {
             // A seed is no evidence for itself: its own score is already in the final score.
             if d > 0 {
-                if sums.len() <= n as usize {
-                    sums.resize(n as usize + 1, None);
-                }
-                *sums[n as usize].get_or_insert(0.0) += strength * graph_score(Some(d));
+                *by_node.entry(n).or_default() += strength * graph_score(Some(d));
             }
-        })?;
+        }
     }
-    let reached: Vec<Node> =
-        sums.iter().enumerate().filter(|(_, s)| s.is_some()).map(|(n, _)| walks.node(n as u32)).collect();
+    let reached: Vec<Node> = by_node.keys().copied().collect();
     let mut evidence = Evidence::default();
     for (node, key) in merged(reached)? {
-        if let Some(sum) = walks.number(node).and_then(|n| sums.get(n as usize).copied().flatten()) {
-            evidence.insert(key, sum);
-        }
+        evidence.insert(key, by_node[&node]);
     }
     let max = evidence.values().copied().fold(0.0, f64::max);
     if max > 0.0 {
