@@ -15,10 +15,8 @@
 //!   for 10 and the top-10 selection of what it returns ([`top_k`]: by score,
 //!   ties by doc); `bm25_matches_mean`, the papers matching a term, is counted
 //!   untimed ([`bm25_scores`]);
-//! * `search`: the full two-pass [`search`] with the defaults `litindex
-//!   search` resolves for the index ([`resolve`]: on an index with
-//!   citations, the weighted graph score with its own seeds and pool),
-//!   the first page's ids and scores;
+//! * `search`: the full two-pass [`search`] as `litindex search` runs it
+//!   ([`resolve`]'s defaults), the first page's ids and scores;
 //! * `expand2_cte` / `expand2_bfs`: the 2-hop walk, both directions, from the
 //!   ids of the top-10 BM25 papers, as one recursive CTE ([`expand_cte`]) and
 //!   as a BFS over the stored adjacency ([`bfs`] over [`StoreAdjacency`]);
@@ -417,11 +415,9 @@ pub(crate) fn query_litindex(
         time_queries(queries, |_, q| Ok(top_k(store.bm25_top_k(&query_terms(analyzer, q), top)?, top)))?;
     let matches: Vec<usize> =
         queries.iter().map(|q| Ok(bm25_scores(&store, q)?.len())).collect::<anyhow::Result<_>>()?;
-    // The two-pass search `litindex search` runs by default on this index
-    // (the defaults [`resolve`] picks: the weighted graph score, its seeds
-    // and pool, when the index holds citations), its first page ranked with
-    // ids and scores (as `run` and `eval` ask for it: no details read, no
-    // snippet built).
+    // The search `litindex search` runs on this index (with citations, the
+    // weighted score, its seeds and pool), its first page's ids and scores
+    // (as `run` and `eval` ask: no details read, no snippet built).
     let resolved = resolve(&store, &SearchChoices { limit: Some(DEFAULT_LIMIT), ..SearchChoices::new("") })?;
     let request = SearchRequest { parts: HitParts::Scores, ..resolved.request };
     let semantic = resolved.semantic.as_ref();
