@@ -16,7 +16,7 @@ use litindex::search::QueryError;
 /// mimalloc for the binary's allocations (SQLite keeps the system's). A
 /// search at 1M papers fills hash maps of some 60,000 reached papers, and
 /// glibc's malloc gave every one of their pages to the process fresh from
-/// the kernel (12,900 page faults, half the process's time in the kernel);
+/// the kernel (12,900 page faults, about 45 % of the process in the kernel);
 /// mimalloc reuses its own (2,500). Measured in docs/PERFORMANCE.md, "The
 /// allocator": the search process and the build both faster.
 #[global_allocator]
