@@ -59,6 +59,9 @@ pub struct SimulateArgs {
     /// Weight of the stored vectors, when the index has them
     #[arg(long, default_value_t = litindex::screen::Weights::default().vectors)]
     pub vector_weight: f32,
+    /// Within the citation block, a direct link between two candidates over a shared reference or citer
+    #[arg(long, default_value_t = litindex::screen::Weights::default().link)]
+    pub link_weight: f32,
     /// The works' format (`paper` for `litindex gen`'s corpora, for timing)
     #[arg(long, value_parser = ["openalex", "paper"], default_value = "openalex")]
     pub works_format: String,

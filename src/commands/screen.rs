@@ -237,7 +237,7 @@ fn run_simulate(a: &SimulateArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         eprintln!("note: {missing} labelled id(s) are not in the index of the works; they stay featureless");
     }
     let opts = SimulateOptions {
-        weights: Weights { text: a.text_weight, graph: a.graph_weight, vectors: a.vector_weight },
+        weights: Weights { text: a.text_weight, graph: a.graph_weight, vectors: a.vector_weight, link: a.link_weight },
         svm: SvmParams { c: a.c, max_ratio: a.max_ratio, ..SvmParams::default() },
         priors: a.priors_from.clone().map_or(Priors::Random, Priors::FromOrders),
         max_steps: a.max_steps,
