@@ -41,10 +41,9 @@ pub struct Weights {
 }
 
 impl Default for Weights {
-    /// Text, citation and link weights chosen on the tuning reviews; the
-    /// vector weight is untuned (docs/SCREENING.md).
+    /// Every weight chosen on the tuning reviews (docs/SCREENING.md).
     fn default() -> Weights {
-        Weights { text: 1.0, graph: 1.0, vectors: 0.5, link: 3.0 }
+        Weights { text: 1.0, graph: 1.0, vectors: 0.25, link: 3.0 }
     }
 }
 
