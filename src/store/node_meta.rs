@@ -117,10 +117,7 @@ pub(in crate::store) fn doc_years(
     let mut clean: Vec<i64> = runs.keys().copied().filter(|c| !dirty.contains(c)).collect();
     clean.sort_unstable();
     if let (Some(&first), Some(&last)) = (clean.first(), clean.last()) {
-        // Many chunks of a span (a 2-hop walk at 1M reaches most): the span
-        // read in order, one page after the next, costs less than a B-tree
-        // descent per chunk; a few: one descent each.
-        let dense = clean.len() as i64 * SCAN_SPAN_PER_CHUNK > last - first;
+        let dense = read_in_order(&clean);
         let mut stmt = conn.prepare_cached(if dense {
             "SELECT chunk, data FROM node_meta WHERE chunk BETWEEN ?1 AND ?2"
         } else {
@@ -148,6 +145,17 @@ pub(in crate::store) fn doc_years(
         }
     }
     Ok(())
+}
+
+/// Whether `doc_years` reads the span of `chunks` (sorted, not empty) in
+/// order rather than looking each chunk up. Many chunks of a span (a 2-hop
+/// walk at 1M reaches most): the span read in order, one page after the
+/// next, costs less than a B-tree descent per chunk; a few: one descent each.
+fn read_in_order(chunks: &[i64]) -> bool {
+    match (chunks.first(), chunks.last()) {
+        (Some(&first), Some(&last)) => chunks.len() as i64 * SCAN_SPAN_PER_CHUNK > last - first,
+        _ => false,
+    }
 }
 
 /// The chunks whose bytes differ from what `nodes` holds (not counting
@@ -244,9 +252,17 @@ mod tests {
                 .map(|&n| (n, Some(n * 10), if n % 7 == 0 { None } else { Some(1900 + n as i32 % 100) }))
                 .collect()
         };
+        // Which way each case reads (the chunks of its nodes, none dirty).
+        let chunks_of = |nodes: &[Node]| -> Vec<i64> {
+            let mut c: Vec<i64> = nodes.iter().map(|&n| chunk_of(n)).collect();
+            c.dedup();
+            c
+        };
         let dense: Vec<Node> = (0..chunks * 256).step_by(3).collect();
+        assert!(read_in_order(&chunks_of(&dense)));
         assert_eq!(read(&dense), truth(&dense), "every chunk of the span: read in order");
         let sparse: Vec<Node> = vec![1, 2, 255, (chunks - 1) * 256 + 4];
+        assert!(!read_in_order(&chunks_of(&sparse)));
         assert_eq!(read(&sparse), truth(&sparse), "two chunks of ten: looked up");
         // A chunk marked (an edit of `nodes` not yet written to its chunk) inside a span read in order.
         conn.execute("UPDATE nodes SET year = 1500 WHERE node = 1284", []).unwrap();
@@ -254,6 +270,8 @@ mod tests {
         let mut want = truth(&dense);
         want.iter_mut().filter(|r| r.0 == 1284).for_each(|r| r.2 = Some(1500));
         assert!(dense.contains(&1284));
+        let clean: Vec<i64> = chunks_of(&dense).into_iter().filter(|&c| c != 5).collect();
+        assert!(read_in_order(&clean), "nine clean chunks of ten: still read in order");
         assert_eq!(read(&dense), want, "the marked chunk from `nodes`, the others from their bytes");
         assert_eq!(read(&[1284, 1285]), [(1284, Some(12840), Some(1500)), (1285, Some(12850), Some(1985))]);
     }
