@@ -209,7 +209,7 @@ impl<'c> Ingester<'c> {
             venue: d.venue.as_deref(),
         };
         self.writer.put_paper(&draft, &d.ids, &d.disagreements)?;
-        self.writer.put_records(&d.canonical, &records, ("", ""), "", (d.title_from, d.abstract_from))?;
+        self.writer.put_records(&draft, &records, ("", ""), "", (d.title_from, d.abstract_from))?;
         Ok(true)
     }
 
@@ -322,7 +322,7 @@ impl<'c> Ingester<'c> {
         self.writer.put_paper(&draft, &d.ids, &d.disagreements)?;
         // The paper's postings and statistics are written, its records not yet.
         failpoint_at("mid-postings", self.report.records);
-        self.writer.put_records(&d.canonical, &records, (&source, &key), origin, (d.title_from, d.abstract_from))?;
+        self.writer.put_records(&draft, &records, (&source, &key), origin, (d.title_from, d.abstract_from))?;
         Ok(d.canonical)
     }
 }

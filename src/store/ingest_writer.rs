@@ -3,10 +3,11 @@
 //! [`PostingsWriter`]. The ingest engine decides what to write; this type owns
 //! how it is stored.
 //!
-//! **Shared text.** A record is stored without the title or abstract the
-//! paper row holds from it (`records.shared` says which, bit 1 the title,
-//! bit 2 the abstract); [`IngestWriter::record`] and [`IngestWriter::records_of`] give
-//! records back whole.
+//! **Shared text.** A record is stored without what the paper row or its
+//! stated links hold, and without its empty fields (`record_data.rs`;
+//! `records.shared` says which fields were left out);
+//! [`IngestWriter::record`] and [`IngestWriter::records_of`] give records
+//! back whole.
 //!
 //! **Bulk loads.** Edges are derived from `stated_links` once, in
 //! [`IngestWriter::finish`] (the SQL of the graph is in `edges.rs`: links and
@@ -26,21 +27,14 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use super::adjacency::Edits;
 use super::postings_writer::{PaperDraft, PostingsWriter, refresh_meta};
+use super::record_data::{
+    self, FROM_PAPER, SHARED_ABSTRACT, SHARED_AUTHORS, SHARED_CITATIONS, SHARED_REFERENCES, SHARED_TITLE, SHARED_VENUE,
+    SHARED_YEAR,
+};
 use super::{Handle, edges};
 use crate::analyzer::Analyzer;
 use crate::paper::title::title_key;
 use crate::paper::{Disagreement, Filed, PaperId, Record};
-
-/// `records.shared` bits: the field is left out of `data` (stored as "")
-/// because the paper row holds exactly that text, taken from this record.
-const SHARED_TITLE: i64 = 1;
-const SHARED_ABSTRACT: i64 = 2;
-/// `records.shared` bits: the reference (citation) list is left out of
-/// `data` (stored as `[]`) because the record's stated links hold exactly
-/// it: sorted by id, no repeats, no empty or own id, and each id reads
-/// back as itself ([`restorable`]).
-const SHARED_REFERENCES: i64 = 4;
-const SHARED_CITATIONS: i64 = 8;
 
 /// Indexes nothing reads while records are filed: each is dropped when its
 /// table (the second name) is empty as the writer starts, and created
@@ -140,28 +134,30 @@ impl<'c> IngestWriter<'c> {
             .query_row(params![source, key], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))
             .optional()?;
         let Some((paper_id, data, format, shared, rowid)) = row else { return Ok(None) };
-        let record = self.whole(&data, shared, &paper_id)?;
+        let record = self.whole(&data, source, shared, &paper_id)?;
         Ok(Some(StoredRecord { paper_id, filed: Filed { record, format }, this_command: rowid > self.records_before }))
     }
 
     /// The records of a paper, whole.
     pub(crate) fn records_of(&self, paper_id: &str) -> anyhow::Result<Vec<Filed>> {
-        let rows: Vec<(String, String, i64)> = {
-            let mut stmt = self.conn.prepare_cached("SELECT data, format, shared FROM records WHERE paper_id = ?1")?;
-            let rows = stmt.query_map([paper_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        let rows: Vec<(String, String, String, i64)> = {
+            let mut stmt =
+                self.conn.prepare_cached("SELECT source, data, format, shared FROM records WHERE paper_id = ?1")?;
+            let rows = stmt.query_map([paper_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
             rows.collect::<Result<_, _>>()?
         };
         rows.into_iter()
-            .map(|(data, format, shared)| Ok(Filed { record: self.whole(&data, shared, paper_id)?, format }))
+            .map(|(source, data, format, shared)| {
+                Ok(Filed { record: self.whole(&data, &source, shared, paper_id)?, format })
+            })
             .collect()
     }
 
-    /// A stored record with the title and abstract that `shared` says were
-    /// left out filled back in from the paper row, and its reference and
-    /// citation lists from its stated links.
-    fn whole(&self, data: &str, shared: i64, paper_id: &str) -> anyhow::Result<Record> {
-        let mut record: Record =
-            serde_json::from_str(data).context("index damaged: a stored record is not valid JSON")?;
+    /// A stored record with the fields that `shared` says were left out
+    /// filled back in: the title, abstract, authors, year and venue from the
+    /// paper row, its reference and citation lists from its stated links.
+    fn whole(&self, data: &str, source: &str, shared: i64, paper_id: &str) -> anyhow::Result<Record> {
+        let mut record = record_data::decode(data, source)?;
         let key = record.source_id.key();
         for (bit, own_is_cited) in [(SHARED_REFERENCES, false), (SHARED_CITATIONS, true)] {
             if shared & bit != 0 {
@@ -170,13 +166,14 @@ impl<'c> IngestWriter<'c> {
                 *(if own_is_cited { &mut record.citations } else { &mut record.references }) = list;
             }
         }
-        if shared & (SHARED_TITLE | SHARED_ABSTRACT) == 0 {
+        if shared & FROM_PAPER == 0 {
             return Ok(record);
         }
-        let (title, abstract_): (String, String) = self
+        type Row = (String, String, Option<i32>, String, Option<String>);
+        let (title, abstract_, year, authors, venue): Row = self
             .conn
-            .prepare_cached("SELECT title, abstract FROM papers WHERE id = ?1")?
-            .query_row([paper_id], |r| Ok((r.get(0)?, r.get(1)?)))
+            .prepare_cached("SELECT title, abstract, year, authors, venue FROM papers WHERE id = ?1")?
+            .query_row([paper_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))
             .optional()?
             .with_context(|| format!("index damaged: paper {paper_id} of a stored record is missing"))?;
         if shared & SHARED_TITLE != 0 {
@@ -184,6 +181,16 @@ impl<'c> IngestWriter<'c> {
         }
         if shared & SHARED_ABSTRACT != 0 {
             record.abstract_ = abstract_;
+        }
+        if shared & SHARED_YEAR != 0 {
+            record.year = year;
+        }
+        if shared & SHARED_AUTHORS != 0 {
+            record.authors = serde_json::from_str(&authors)
+                .with_context(|| format!("index damaged: the authors of paper {paper_id} are not a JSON list"))?;
+        }
+        if shared & SHARED_VENUE != 0 {
+            record.venue = venue;
         }
         Ok(record)
     }
@@ -370,13 +377,14 @@ impl<'c> IngestWriter<'c> {
         Ok(())
     }
 
-    /// Stores the records of paper `paper_id`: `new` (read from `origin`)
-    /// is inserted or replaced, the others, already stored, get their
-    /// `shared` bits anew. `title_from` and `abstract_from` are the
-    /// positions of the records whose text the paper row holds.
+    /// Stores the records of the paper `paper` (its row just written):
+    /// `new` (read from `origin`) is inserted or replaced, the others,
+    /// already stored, are written again for what they now share with the
+    /// row. `title_from` and `abstract_from` are the positions of the
+    /// records whose text the paper row holds.
     pub(crate) fn put_records(
         &self,
-        paper_id: &str,
+        paper: &PaperDraft,
         records: &[Filed],
         new: (&str, &str),
         origin: &str,
@@ -384,24 +392,8 @@ impl<'c> IngestWriter<'c> {
     ) -> anyhow::Result<()> {
         for (i, f) in records.iter().enumerate() {
             let key = f.record.source_id.key();
-            let shared = if title_from == Some(i) { SHARED_TITLE } else { 0 }
-                | if abstract_from == Some(i) { SHARED_ABSTRACT } else { 0 }
-                | if restorable(&f.record.references, &key) { SHARED_REFERENCES } else { 0 }
-                | if restorable(&f.record.citations, &key) { SHARED_CITATIONS } else { 0 };
-            let mut stored = f.record.clone();
-            if shared & SHARED_REFERENCES != 0 {
-                stored.references.clear();
-            }
-            if shared & SHARED_CITATIONS != 0 {
-                stored.citations.clear();
-            }
-            if shared & SHARED_TITLE != 0 {
-                stored.title = String::new();
-            }
-            if shared & SHARED_ABSTRACT != 0 {
-                stored.abstract_ = String::new();
-            }
-            let data = serde_json::to_string(&stored)?;
+            let (data, shared) =
+                record_data::encode(&f.record, paper, (title_from == Some(i), abstract_from == Some(i)))?;
             if (f.record.source.as_str(), key.as_str()) == new {
                 self.conn
                     .prepare_cached(
@@ -411,7 +403,7 @@ impl<'c> IngestWriter<'c> {
                     .execute(params![
                         f.record.source,
                         key,
-                        paper_id,
+                        paper.id,
                         f.format,
                         origin,
                         title_key(&f.record.title),
@@ -485,15 +477,4 @@ fn resolve_alias(conn: &Connection, alias: &str) -> anyhow::Result<Option<String
         .prepare_cached("SELECT paper_id FROM aliases WHERE alias = ?1")?
         .query_row([alias], |r| r.get(0))
         .optional()?)
-}
-
-/// Whether a record's reference (or citation) list is exactly what its
-/// stated links give back: not empty (an empty list costs nothing), sorted
-/// by id without repeats, no empty or own id (those are not stated), and
-/// every id reading back as itself from its key.
-fn restorable(list: &[PaperId], own: &str) -> bool {
-    let keys: Vec<String> = list.iter().map(PaperId::key).collect();
-    !keys.is_empty()
-        && keys.windows(2).all(|w| w[0] < w[1])
-        && keys.iter().zip(list).all(|(k, id)| !k.is_empty() && k != own && PaperId::parse(k) == *id)
 }

@@ -25,6 +25,7 @@ pub(super) const MIGRATIONS: &[(&str, &str)] = &[
     ("016_node_year.sql", include_str!("../../migrations/016_node_year.sql")),
     ("017_node_meta.sql", include_str!("../../migrations/017_node_meta.sql")),
     ("018_adjacency_lists.sql", include_str!("../../migrations/018_adjacency_lists.sql")),
+    ("019_slim_records.sql", include_str!("../../migrations/019_slim_records.sql")),
 ];
 
 /// The schema version this binary writes and reads.

@@ -48,6 +48,7 @@ pub mod passage_vectors;
 pub mod passages;
 pub mod postings_writer;
 mod read;
+mod record_data;
 pub(crate) mod references;
 #[cfg(test)]
 mod references_tests;

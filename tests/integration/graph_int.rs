@@ -45,10 +45,7 @@ fn reference_lists_are_stored_as_links_once_and_read_back_whole() {
 
     let (a, shared) = record(&db, "a");
     assert_eq!(shared & 12, 12, "a's sorted lists are its links: {shared}");
-    assert_eq!(
-        (a["references"].clone(), a["citations"].clone()),
-        (Value::from(Vec::<String>::new()), Value::from(Vec::<String>::new()))
-    );
+    assert_eq!((a.get("references"), a.get("citations")), (None, None), "left out of the JSON: {a}");
     let (e, shared) = record(&db, "e");
     assert_eq!(shared & 4, 0, "an unsorted list with a repeat is kept as given");
     let ids: Vec<&str> = e["references"].as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap()).collect();

@@ -508,18 +508,28 @@ fn record_text_is_stored_once_and_given_back_when_another_source_takes_over() {
 
     ok_ingest(&db, &[s.to_str().unwrap()]);
     let (data, shared) = record("s2");
-    // Bits 1 and 2 are the text; bit 4 says S2's one stated reference is kept as its link only.
-    assert_eq!((data["title"].as_str(), shared & 3), (Some(""), 1), "the paper row holds S2's title: not stored twice");
-    assert_eq!((data["references"].as_array().map(Vec::len), shared & 4), (Some(0), 4), "{data}");
+    // Bits 1 and 2 are the text; bit 4 says S2's one stated reference is kept as its link only;
+    // bits 16 and 32 the authors and the year. A field left out is absent from the JSON.
+    assert_eq!((data.get("title"), shared & 3), (None, 1), "the paper row holds S2's title: not stored twice");
+    assert_eq!((data.get("references"), shared & 4), (None, 4), "{data}");
+    assert_eq!((data.get("authors"), data.get("year"), shared & 48), (None, None, 48), "{data}");
+    assert_eq!((data.get("source"), data.get("abstract")), (None, None), "the source column, an empty field: {data}");
     assert_eq!(json_of(&db, &["paper", "2101.00001"])["title"], "Sparse mixtures of retrieval experts");
 
-    // arXiv outranks S2 for text: S2's record gets its own title back.
+    // arXiv outranks S2 for text: S2's record gets its own title and authors back
+    // (arXiv names two authors); the year is the same, still left out.
     ok_ingest(&db, &[a.to_str().unwrap()]);
     let (data, shared) = record("s2");
     assert_eq!((data["title"].as_str(), shared & 3), (Some("Sparse mixtures of retrieval experts"), 0));
+    assert_eq!((&data["authors"], data.get("year"), shared & 48), (&serde_json::json!(["Ada Lovelace"]), None, 32));
     let (data, shared) = record("arxiv");
-    assert_eq!((data["title"].as_str(), data["abstract"].as_str(), shared & 3), (Some(""), Some(""), 3));
+    assert_eq!((data.get("title"), data.get("abstract"), shared & 3), (None, None, 3));
+    assert_eq!((data.get("authors"), shared & 16), (None, 16), "{data}");
     assert_eq!(json_of(&db, &["paper", "2101.00001"])["title"], "Sparse Mixtures of Retrieval Experts");
+    assert_eq!(
+        json_of(&db, &["paper", "2101.00001"])["authors"],
+        serde_json::json!(["Ada Lovelace", "Charles Babbage"])
+    );
 
     // Stripped or not, a record read again is recognised as unchanged.
     for f in [&s, &a] {
