@@ -34,7 +34,9 @@ pub(crate) enum Field {
 }
 
 impl Field {
-    fn select_all(self) -> &'static str {
+    /// The statement reading every block of a term, in doc order
+    /// (`last_doc, n, max_tf, min_len, data`; the term id is `?1`).
+    pub(crate) fn select_all(self) -> &'static str {
         match self {
             Field::Papers => {
                 "SELECT last_doc, n, max_tf, min_len, data FROM posting_blocks WHERE term_id = ?1 ORDER BY last_doc"
@@ -135,6 +137,14 @@ impl Block {
 /// Decodes `n` postings from a block's blob, which must hold exactly them.
 pub fn decode(data: &[u8], n: usize) -> anyhow::Result<Vec<Posting>> {
     let mut out = Vec::with_capacity(n);
+    decode_into(data, n, &mut out)?;
+    Ok(out)
+}
+
+/// [`decode`] into `out` (cleared first), which a caller decoding many
+/// blocks reuses.
+pub fn decode_into(data: &[u8], n: usize, out: &mut Vec<Posting>) -> anyhow::Result<()> {
+    out.clear();
     let mut at = 0usize;
     let mut doc = 0i64;
     let ends_inside = |what: &str, i: usize, at: usize| {
@@ -153,7 +163,7 @@ pub fn decode(data: &[u8], n: usize) -> anyhow::Result<Vec<Posting>> {
         });
     }
     anyhow::ensure!(at == data.len(), "block blob has {} bytes after its {n} postings", data.len() - at);
-    Ok(out)
+    Ok(())
 }
 
 /// The unsigned LEB128 varint at `data[*at..]` (as [`VarInt::encode_var`]
