@@ -193,10 +193,19 @@ fn sample(list: &[Node], k: usize, buf: &mut Vec<Node>) {
 /// steps of a seed, with its minimum distance (seeds at 0), following at
 /// most `reach.fan_out` of any one list ([`FanOut`]).
 pub(crate) fn bfs_nodes(adj: &impl Adjacency, seeds: &[Node], reach: Reach) -> anyhow::Result<Bfs> {
+    let mut walk = Bfs::default();
+    bfs_nodes_into(adj, seeds, reach, &mut walk)?;
+    Ok(walk)
+}
+
+/// [`bfs_nodes`] into `walk`, cleared first: a caller walking from one
+/// seed after another keeps the maps' room from one walk to the next.
+pub(crate) fn bfs_nodes_into(adj: &impl Adjacency, seeds: &[Node], reach: Reach, walk: &mut Bfs) -> anyhow::Result<()> {
     let Reach { hops, direction, fan_out } = reach;
     // Level by level: every node of the frontier is at distance `d`, so a
     // node first seen from it is at `d + 1`, its minimum.
-    let mut walk = Bfs::default();
+    walk.dist.clear();
+    walk.via.clear();
     let mut frontier: Vec<Node> = Vec::new();
     for &s in seeds {
         if walk.dist.insert(s, 0).is_none() {
@@ -229,7 +238,7 @@ pub(crate) fn bfs_nodes(adj: &impl Adjacency, seeds: &[Node], reach: Reach) -> a
         })?;
         frontier = next;
     }
-    Ok(walk)
+    Ok(())
 }
 
 /// Breadth-first expansion by id: every id within `hops` steps of a seed,

@@ -26,7 +26,7 @@ use std::fmt;
 use std::hash::Hash;
 
 use super::request::{Mode, SearchRequest, Weights};
-use crate::graph::{Adjacency, Node, NodeMap, Reach, bfs_nodes};
+use crate::graph::{Adjacency, Bfs, Node, NodeMap, Reach, bfs_nodes_into};
 
 /// Each merged paper's weighted graph evidence, by the merge's key.
 pub(crate) type Evidence<K> = HashMap<K, f64, foldhash::fast::FixedState>;
@@ -84,10 +84,12 @@ pub(crate) fn seed_evidence<K: Hash + Eq>(
     let ids: Vec<String> = seeds.iter().map(|(id, _)| id.clone()).collect();
     let node_of: HashMap<String, Node> = adj.nodes_of(&ids)?.into_iter().collect();
     let mut by_node: NodeMap<f64> = NodeMap::default();
+    let mut walk = Bfs::default();
     for (id, score) in seeds {
         let Some(&node) = node_of.get(id) else { continue };
         let strength = norm(*score);
-        for (n, d) in bfs_nodes(adj, &[node], reach)?.dist {
+        bfs_nodes_into(adj, &[node], reach, &mut walk)?;
+        for (&n, &d) in &walk.dist {
             // A seed is no evidence for itself: its own score is already in the final score.
             if d > 0 {
                 *by_node.entry(n).or_default() += strength * graph_score(Some(d));

@@ -91,12 +91,12 @@ pub(in crate::store) fn refresh(conn: &Connection) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Calls `each(node, doc, year)` for every node of `nodes` (sorted, no
+/// Calls `each(i, doc, year)` for every node `nodes[i]` (sorted, no
 /// repeats) that the graph holds, reading a chunk per 256 nodes.
 pub(in crate::store) fn doc_years(
     conn: &Connection,
     nodes: &[Node],
-    mut each: impl FnMut(Node, Option<i64>, Option<i32>),
+    mut each: impl FnMut(usize, Option<i64>, Option<i32>),
 ) -> anyhow::Result<()> {
     // Each chunk's nodes: a run of the sorted list.
     let mut runs: HashMap<i64, (usize, usize), foldhash::fast::FixedState> = HashMap::default();
@@ -128,19 +128,18 @@ pub(in crate::store) fn doc_years(
             let chunk: i64 = row.get(0)?;
             let Some(&(from, to)) = runs.get(&chunk).filter(|_| !dirty.contains(&chunk)) else { continue };
             let data = row.get_ref(1)?.as_blob()?;
-            for &node in &nodes[from..to] {
+            for (i, &node) in nodes.iter().enumerate().take(to).skip(from) {
                 let (doc, year) = decode(data, node);
-                each(node, doc, year);
+                each(i, doc, year);
             }
         }
     }
     // A chunk marked and not yet written again: its nodes as `nodes` has them.
     for chunk in dirty.into_iter().filter(|c| runs.contains_key(c)) {
         let (from, to) = runs[&chunk];
-        let wanted: HashSet<Node> = nodes[from..to].iter().copied().collect();
         for (node, doc, year) in rows_of(conn, chunk)? {
-            if wanted.contains(&node) {
-                each(node, doc, year);
+            if let Ok(k) = nodes[from..to].binary_search(&node) {
+                each(from + k, doc, year);
             }
         }
     }
@@ -242,7 +241,7 @@ mod tests {
         refresh(&conn).unwrap();
         let read = |nodes: &[Node]| -> Vec<NodeRow> {
             let mut got = Vec::new();
-            doc_years(&conn, nodes, |n, d, y| got.push((n, d, y))).unwrap();
+            doc_years(&conn, nodes, |i, d, y| got.push((nodes[i], d, y))).unwrap();
             got.sort();
             got
         };
@@ -298,7 +297,7 @@ mod tests {
         };
         let read = |conn: &Connection, nodes: &[Node]| -> Vec<NodeRow> {
             let mut got = Vec::new();
-            doc_years(conn, nodes, |n, d, y| got.push((n, d, y))).unwrap();
+            doc_years(conn, nodes, |i, d, y| got.push((nodes[i], d, y))).unwrap();
             got.sort();
             got
         };

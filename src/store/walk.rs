@@ -35,12 +35,16 @@ impl<'a> SearchGraph<'a> {
     pub(crate) fn walk_papers(&self, seeds: &[String], reach: Reach) -> anyhow::Result<Walk<i64>> {
         let (Bfs { dist, via }, unknown) = walk_by_id(self, seeds, reach)?;
         let mut walk = Walk { ids: unknown.into_iter().collect(), ..Walk::default() };
-        let nodes: Vec<Node> = sorted(&dist.keys().copied().collect::<Vec<_>>());
-        walk.papers.reserve(dist.len());
-        walk.handles.reserve(dist.len());
-        super::node_meta::doc_years(&self.store.conn, &nodes, |node, doc, year| {
+        // By node, with each one's distance beside it (no lookup per node below).
+        let mut reached: Vec<(Node, u32)> = dist.into_iter().collect();
+        reached.sort_unstable_by_key(|&(n, _)| n);
+        let nodes: Vec<Node> = reached.iter().map(|&(n, _)| n).collect();
+        walk.papers.reserve(nodes.len());
+        walk.handles.reserve(nodes.len());
+        super::node_meta::doc_years(&self.store.conn, &nodes, |i, doc, year| {
+            let (node, distance) = reached[i];
             if let Some(doc) = doc {
-                walk.papers.insert(doc, (dist[&node], year));
+                walk.papers.insert(doc, (distance, year));
                 if let Some(&cut) = via.get(&node) {
                     walk.via.insert(doc, cut);
                 }
