@@ -14,7 +14,9 @@ use std::str::FromStr;
 use crate::choice::{self, Choice};
 
 /// Which way to follow citations.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Direction {
     /// Both ways: the graph as undirected.
@@ -168,6 +170,11 @@ pub struct Cut {
 pub(crate) struct Bfs {
     pub dist: NodeMap<u32>,
     pub via: NodeMap<Cut>,
+    /// The part of each list cut so far that a walk follows, by node, way
+    /// and fan-out: kept across the walks of one walker ([`bfs_nodes_into`];
+    /// the weighted score walks from 30 seeds, and a hub's list of
+    /// thousands would be sampled again in each walk that meets it).
+    samples: HashMap<(Node, Direction, usize), Vec<Node>, foldhash::fast::FixedState>,
 }
 
 /// The `k` of `list` a cut list keeps: those with the smallest hash of their
@@ -204,15 +211,15 @@ pub(crate) fn bfs_nodes_into(adj: &impl Adjacency, seeds: &[Node], reach: Reach,
     let Reach { hops, direction, fan_out } = reach;
     // Level by level: every node of the frontier is at distance `d`, so a
     // node first seen from it is at `d + 1`, its minimum.
-    walk.dist.clear();
-    walk.via.clear();
+    let Bfs { dist, via, samples } = walk;
+    dist.clear();
+    via.clear();
     let mut frontier: Vec<Node> = Vec::new();
     for &s in seeds {
-        if walk.dist.insert(s, 0).is_none() {
+        if dist.insert(s, 0).is_none() {
             frontier.push(s);
         }
     }
-    let mut kept = Vec::new();
     for d in 0..hops {
         if frontier.is_empty() {
             break;
@@ -221,17 +228,22 @@ pub(crate) fn bfs_nodes_into(adj: &impl Adjacency, seeds: &[Node], reach: Reach,
         adj.neighbor_lists(&frontier, direction, &mut |node, way, list| {
             let (list, cut) = match fan_out {
                 Some(k) if list.len() > k => {
-                    sample(list, k, &mut kept);
+                    let kept = samples.entry((node, way, k)).or_insert_with(|| {
+                        let mut kept = Vec::new();
+                        sample(list, k, &mut kept);
+                        kept.shrink_to_fit();
+                        kept
+                    });
                     (&kept[..], Some(Cut { node, direction: way, total: list.len() }))
                 }
                 _ => (list, None),
             };
             for &n in list {
-                if let std::collections::hash_map::Entry::Vacant(e) = walk.dist.entry(n) {
+                if let std::collections::hash_map::Entry::Vacant(e) = dist.entry(n) {
                     e.insert(d + 1);
                     next.push(n);
                     if let Some(cut) = cut {
-                        walk.via.insert(n, cut);
+                        via.insert(n, cut);
                     }
                 }
             }
@@ -405,6 +417,29 @@ mod tests {
         assert_eq!(refs.dist.len(), 1);
         let none = bfs_nodes(&g, &[h], Reach { hops: 2, direction: Direction::Citations, fan_out: Some(0) }).unwrap();
         assert_eq!((none.dist.len(), none.via.len()), (1, 0));
+    }
+
+    #[test]
+    fn a_walker_reused_from_seed_to_seed_walks_as_a_new_one_would() {
+        // h is cited by c0..c9, each ci by d{i}; the walks from h and from
+        // each ci (3 hops, 3 citers a list, 2 a list, none) through one walker.
+        let mut edges: Vec<(String, String)> = (0..10).map(|i| (format!("c{i}"), "h".to_string())).collect();
+        edges.extend((0..10).map(|i| (format!("d{i}"), format!("c{i}"))));
+        let g = MemoryGraph::new(edges.iter().map(|(a, b)| (a.as_str(), b.as_str())));
+        let ids: Vec<String> = std::iter::once("h".to_string()).chain((0..10).map(|i| format!("c{i}"))).collect();
+        let seeds: Vec<Node> = g.nodes_of(&ids).unwrap().into_iter().map(|(_, n)| n).collect();
+        let mut walker = Bfs::default();
+        for fan_out in [Some(3), Some(2), None] {
+            for direction in [Direction::Both, Direction::Citations] {
+                let reach = Reach { hops: 3, direction, fan_out };
+                for &s in &seeds {
+                    bfs_nodes_into(&g, &[s], reach, &mut walker).unwrap();
+                    let fresh = bfs_nodes(&g, &[s], reach).unwrap();
+                    assert_eq!((&walker.dist, &walker.via), (&fresh.dist, &fresh.via), "{reach:?} from {s}");
+                }
+            }
+        }
+        assert!(!walker.samples.is_empty(), "h's citers were cut and the cut kept");
     }
 
     #[test]

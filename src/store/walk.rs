@@ -33,7 +33,7 @@ impl<'a> SearchGraph<'a> {
     /// (`node_meta`: what ranking needs of them; their ids are read for the
     /// hits shown).
     pub(crate) fn walk_papers(&self, seeds: &[String], reach: Reach) -> anyhow::Result<Walk<i64>> {
-        let (Bfs { dist, via }, unknown) = walk_by_id(self, seeds, reach)?;
+        let (Bfs { dist, via, .. }, unknown) = walk_by_id(self, seeds, reach)?;
         let mut walk = Walk { ids: unknown.into_iter().collect(), ..Walk::default() };
         // By node, with each one's distance beside it (no lookup per node below).
         let mut reached: Vec<(Node, u32)> = dist.into_iter().collect();
