@@ -90,8 +90,9 @@ pub type Reached = HashMap<String, u32, foldhash::fast::FixedState>;
 /// the walk read them, the rest by id.
 #[derive(Debug, Clone)]
 pub(crate) struct Walk<D> {
-    /// The reached papers whose handles the walk read: distance and year by handle.
-    pub papers: HashMap<D, (u32, Option<i32>), foldhash::fast::FixedState>,
+    /// The reached papers whose handles the walk read, each once: handle,
+    /// distance and year (a list: the merge takes them into its own map).
+    pub papers: Vec<(D, u32, Option<i32>)>,
     /// Each reached node the walk read: its paper's handle, `None` for an
     /// id that is not a paper (the weighted graph score sums by node).
     pub handles: NodeMap<Option<D>>,
@@ -105,12 +106,7 @@ pub(crate) struct Walk<D> {
 
 impl<D> Default for Walk<D> {
     fn default() -> Walk<D> {
-        Walk {
-            papers: HashMap::default(),
-            handles: NodeMap::default(),
-            ids: Reached::default(),
-            via: HashMap::default(),
-        }
+        Walk { papers: Vec::new(), handles: NodeMap::default(), ids: Reached::default(), via: HashMap::default() }
     }
 }
 

@@ -221,7 +221,7 @@ pub(crate) fn rank<R: Retriever>(
     // (By hash: the order is the sort's below, by score then id.)
     let mut merged: Merged<R::Doc> = Merged::default();
     merged.reserve(walk.papers.len() + pool.len());
-    for (&doc, &(distance, year)) in &walk.papers {
+    for &(doc, distance, year) in &walk.papers {
         merged.insert(doc, MergedPaper { id: None, distance: Some(distance), year });
     }
     for (id, &distance) in &by_id {

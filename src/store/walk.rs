@@ -44,7 +44,7 @@ impl<'a> SearchGraph<'a> {
         super::node_meta::doc_years(&self.store.conn, &nodes, |i, doc, year| {
             let (node, distance) = reached[i];
             if let Some(doc) = doc {
-                walk.papers.insert(doc, (distance, year));
+                walk.papers.push((doc, distance, year));
                 if let Some(&cut) = via.get(&node) {
                     walk.via.insert(doc, cut);
                 }
