@@ -30,6 +30,18 @@ impl DenseIndex {
         DenseIndex { dim, ..DenseIndex::default() }
     }
 
+    /// An empty index of dimension `dim` with room for `rows` rows, so that
+    /// loading as many grows no buffer: at 1M rows the matrix is 1.5 GB, and
+    /// growing it by doubling copied it and held the old and the new at once.
+    pub fn with_capacity(dim: usize, rows: usize) -> DenseIndex {
+        DenseIndex {
+            dim,
+            keys: Vec::with_capacity(rows),
+            data: Vec::with_capacity(rows.saturating_mul(dim)),
+            row_of: HashMap::with_capacity(rows),
+        }
+    }
+
     /// Adds one row. The vector must have the index's dimension.
     pub fn push(&mut self, key: i64, vector: &[f32]) {
         assert_eq!(vector.len(), self.dim, "vector dimension");
