@@ -236,8 +236,12 @@ pub(crate) fn for_each_vector(
     model_id: i64,
     mut f: impl FnMut(i64, &[u8]) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
+    // Whether the paper is indexed is asked of `idx_papers_doc_meta`: by the
+    // table's own key, every leaf of `papers` (the text: 1.2 GB at 1M
+    // papers) was read into memory beside the vectors.
     let mut stmt = conn.prepare(
-        "SELECT v.doc, v.vector FROM vectors AS v JOIN papers AS p ON p.doc = v.doc WHERE v.model_id = ?1 ORDER BY v.doc",
+        "SELECT v.doc, v.vector FROM vectors AS v JOIN papers AS p INDEXED BY idx_papers_doc_meta ON p.doc = v.doc
+         WHERE v.model_id = ?1 ORDER BY v.doc",
     )?;
     let mut rows = stmt.query([model_id])?;
     while let Some(r) = rows.next()? {
@@ -254,7 +258,8 @@ pub(crate) fn for_each_chunk(
     mut f: impl FnMut(i64, &[u8]) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
     let mut stmt = conn.prepare(
-        "SELECT c.doc, c.vector FROM chunk_vectors AS c JOIN papers AS p ON p.doc = c.doc WHERE c.model_id = ?1
+        "SELECT c.doc, c.vector FROM chunk_vectors AS c JOIN papers AS p INDEXED BY idx_papers_doc_meta ON p.doc = c.doc
+         WHERE c.model_id = ?1
          ORDER BY c.doc, c.position",
     )?;
     let mut rows = stmt.query([model_id])?;
@@ -262,4 +267,36 @@ pub(crate) fn for_each_chunk(
         f(r.get(0)?, r.get_ref(1)?.as_blob()?)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_vectors_of_papers_no_longer_indexed_are_not_handed_over() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        super::super::migrate::migrate(&mut conn).unwrap();
+        conn.execute_batch(
+            "INSERT INTO papers (doc, id, title, source, doc_len) VALUES (1, 'a', 'x', 'paper', 1), (2, 'b', 'y', 'paper', 1);
+             INSERT INTO embed_models VALUES (1, 'm', 1, '/m', 'f', 8, 't', 't');
+             INSERT INTO vectors VALUES (1, 1, 'h', 1, x'0000803f'), (1, 2, 'h', 1, x'0000803f'), (1, 3, 'h', 1, x'0000803f');
+             INSERT INTO chunk_vectors VALUES (1, 2, 0, 0, 1, x'0000803f'), (1, 3, 0, 0, 1, x'0000803f');",
+        )
+        .unwrap();
+        let mut docs = Vec::new();
+        for_each_vector(&conn, 1, |doc, bytes| {
+            docs.push((doc, bytes.len()));
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(docs, [(1, 4), (2, 4)], "doc 3's paper is gone");
+        let mut chunks = Vec::new();
+        for_each_chunk(&conn, 1, |doc, _| {
+            chunks.push(doc);
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(chunks, [2]);
+    }
 }
