@@ -31,7 +31,7 @@ impl DenseIndex {
     }
 
     /// An empty index of dimension `dim` with room for `rows` rows, so that
-    /// loading as many grows no buffer: at 1M rows the matrix is 1.5 GB, and
+    /// loading at most as many grows no buffer: at 1M rows the matrix is 1.5 GB, and
     /// growing it by doubling copied it and held the old and the new at once.
     pub fn with_capacity(dim: usize, rows: usize) -> DenseIndex {
         DenseIndex {

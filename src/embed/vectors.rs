@@ -68,9 +68,10 @@ fn chunk_blobs(chunks: &[(Chunk, Vec<f32>)]) -> Vec<ChunkBlob> {
 
 /// Every vector of `model_id` whose paper is indexed, in one contiguous buffer.
 pub fn load_dense(store: &Store, model_id: i64, dim: usize) -> anyhow::Result<DenseIndex> {
-    // At most one vector per indexed paper: room for that many (untouched
-    // room costs no memory).
-    let rows = usize::try_from(store.meta()?.num_docs).unwrap_or(0);
+    // Room for every vector row of the model (one count of its key's index),
+    // not for every paper: an index of 10M papers with few vectors would
+    // otherwise ask for 15 GB it never uses.
+    let rows = usize::try_from(store.vector_rows(model_id)?).unwrap_or(0);
     let mut idx = DenseIndex::with_capacity(dim, rows);
     store.for_each_vector(model_id, |doc, bytes| idx.push_le_bytes(doc, bytes))?;
     Ok(idx)
