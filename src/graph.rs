@@ -93,9 +93,11 @@ pub(crate) struct Walk<D> {
     /// The reached papers whose handles the walk read, each once: handle,
     /// distance and year (a list: the merge takes them into its own map).
     pub papers: Vec<(D, u32, Option<i32>)>,
-    /// Each reached node the walk read: its paper's handle, `None` for an
-    /// id that is not a paper (the weighted graph score sums by node).
-    pub handles: NodeMap<Option<D>>,
+    /// Each reached node the walk read, in node order, each once: its
+    /// paper's handle, `None` for an id that is not a paper (the weighted
+    /// graph score sums by node and joins its sums to the merge through
+    /// this list; a list, not a map: one push a node, no hashing).
+    pub handles: Vec<(Node, Option<D>)>,
     /// Reached ids the walk did not map to papers (seeds the graph does
     /// not know; every reached id, for a retriever whose walk reads ids only).
     pub ids: Reached,
@@ -106,7 +108,7 @@ pub(crate) struct Walk<D> {
 
 impl<D> Default for Walk<D> {
     fn default() -> Walk<D> {
-        Walk { papers: Vec::new(), handles: NodeMap::default(), ids: Reached::default(), via: HashMap::default() }
+        Walk { papers: Vec::new(), handles: Vec::new(), ids: Reached::default(), via: HashMap::default() }
     }
 }
 

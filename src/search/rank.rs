@@ -257,8 +257,8 @@ pub(crate) fn rank<R: Retriever>(
             }
             let norm = |s: f64| normalised(s, max_first);
             let graph = r.graph();
-            let keys = |nodes: Vec<Node>| in_merge_by_node(graph, nodes, &walk.handles, &papers, &merged);
-            Some(seed_evidence(graph, &seeds, norm, params.reach(), keys)?)
+            let keys = |sums: &NodeMap<f64>| in_merge_by_node(graph, sums, &walk.handles, &papers, &merged);
+            Some(seed_evidence(graph, &seeds, norm, params.reach(), walk.handles.len(), keys)?)
         }
     };
     // A favorite lifts only the papers this query reaches (issue 27): the
@@ -435,30 +435,38 @@ fn graph_via<R: Retriever>(
         .collect())
 }
 
-/// The merged papers among `nodes` (reached by a walk), each with its key
-/// in the merge: by the walk's handles where it read them, else by id.
+/// The merged papers among the nodes a walk reached (`sums`, each node's
+/// graph evidence), each with its key in the merge and its sum: through
+/// the walk's handles (in node order) where it read them, else by id.
 fn in_merge_by_node<D: Copy + Hash + Eq>(
     graph: &impl Adjacency,
-    nodes: Vec<Node>,
-    handles: &NodeMap<Option<D>>,
+    sums: &NodeMap<f64>,
+    handles: &[(Node, Option<D>)],
     papers: &Papers<D>,
     merged: &Merged<D>,
-) -> anyhow::Result<Vec<(Node, D)>> {
-    let mut out = Vec::with_capacity(nodes.len());
-    let mut unread = Vec::new();
-    for n in nodes {
-        match handles.get(&n) {
-            Some(Some(doc)) if merged.contains_key(doc) => out.push((n, *doc)),
-            Some(_) => {}
-            None => unread.push(n),
+) -> anyhow::Result<Vec<(D, f64)>> {
+    let mut out = Vec::with_capacity(sums.len());
+    let mut read = 0;
+    for (node, doc) in handles {
+        if let Some(&sum) = sums.get(node) {
+            read += 1;
+            if let Some(doc) = doc
+                && merged.contains_key(doc)
+            {
+                out.push((*doc, sum));
+            }
         }
     }
-    if !unread.is_empty() {
-        for (n, id) in graph.ids_of(&unread)? {
+    // Nodes whose handles the walk did not read (reached from a favorite
+    // only, or every node of a walk that reads ids): by id.
+    if read < sums.len() {
+        let unread: Vec<Node> =
+            sums.keys().copied().filter(|n| handles.binary_search_by_key(n, |&(h, _)| h).is_err()).collect();
+        for (node, id) in graph.ids_of(&unread)? {
             if let Some(&(doc, _)) = papers.get(&id)
                 && merged.contains_key(&doc)
             {
-                out.push((n, doc));
+                out.push((doc, sums[&node]));
             }
         }
     }

@@ -69,21 +69,24 @@ pub fn final_score(w: Weights, fused: f64, graph: f64, recency: f64, feedback: f
 /// evidence of the seeds (id, first-stage score) that reach it, each
 /// scaled by `norm` and decayed by distance, then log-scaled to [0, 1].
 /// The walk goes over `adj` (the store's edges, or a cluster's); `merged`
-/// gives the nodes among those reached that are merged papers, each with
-/// its key in the merge.
+/// takes the sums by node of the nodes reached (room for `reached` of them
+/// is made at the start: the walk from all the seeds reached that many)
+/// and gives the merged papers among them, each with its key in the merge
+/// and its sum.
 pub(crate) fn seed_evidence<K: Hash + Eq>(
     adj: &impl Adjacency,
     seeds: &[(String, f64)],
     norm: impl Fn(f64) -> f64,
     reach: Reach,
-    merged: impl FnOnce(Vec<Node>) -> anyhow::Result<Vec<(Node, K)>>,
+    reached: usize,
+    merged: impl FnOnce(&NodeMap<f64>) -> anyhow::Result<Vec<(K, f64)>>,
 ) -> anyhow::Result<Evidence<K>> {
     // Each seed's walk over integers; the sums by node, in seed order; the
     // merged papers among the nodes reached, once at the end. A seed the
     // graph does not know reaches only itself: no evidence.
     let ids: Vec<String> = seeds.iter().map(|(id, _)| id.clone()).collect();
     let node_of: HashMap<String, Node> = adj.nodes_of(&ids)?.into_iter().collect();
-    let mut by_node: NodeMap<f64> = NodeMap::default();
+    let mut by_node: NodeMap<f64> = NodeMap::with_capacity_and_hasher(reached, Default::default());
     let mut walk = Bfs::default();
     for (id, score) in seeds {
         let Some(&node) = node_of.get(id) else { continue };
@@ -96,11 +99,9 @@ pub(crate) fn seed_evidence<K: Hash + Eq>(
             }
         }
     }
-    let reached: Vec<Node> = by_node.keys().copied().collect();
-    let mut evidence = Evidence::default();
-    for (node, key) in merged(reached)? {
-        evidence.insert(key, by_node[&node]);
-    }
+    let in_merge = merged(&by_node)?;
+    let mut evidence = Evidence::with_capacity_and_hasher(in_merge.len(), Default::default());
+    evidence.extend(in_merge);
     let max = evidence.values().copied().fold(0.0, f64::max);
     if max > 0.0 {
         let scale = (1.0 + max).ln();

@@ -49,8 +49,12 @@ impl<'a> SearchGraph<'a> {
                     walk.via.insert(doc, cut);
                 }
             }
-            walk.handles.insert(node, doc);
+            walk.handles.push((node, doc));
         })?;
+        // Chunks marked dirty are read last: in node order again.
+        if !walk.handles.is_sorted_by_key(|&(n, _)| n) {
+            walk.handles.sort_unstable_by_key(|&(n, _)| n);
+        }
         Ok(walk)
     }
 }
