@@ -410,6 +410,10 @@ fn page<R: Retriever>(
 #[path = "page_tests.rs"]
 mod page_tests;
 
+#[cfg(test)]
+#[path = "join_tests.rs"]
+mod join_tests;
+
 /// Each shown hit's [`GraphVia`], the cut papers' ids read in one call.
 fn graph_via<R: Retriever>(
     r: &R,
