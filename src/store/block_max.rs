@@ -39,6 +39,7 @@ use std::collections::BinaryHeap;
 use rusqlite::Connection;
 
 use super::blocks::{Block, Field, decode_into, term_blocks, term_id_df};
+use super::lengths::Lengths;
 use super::{IndexMeta, Posting};
 use crate::bm25::TermWeight;
 use crate::candidate::{Candidate, DocScores};
@@ -64,10 +65,12 @@ struct TermList {
 }
 
 impl TermList {
-    fn postings(&mut self, i: usize, count: &mut DecodeCount) -> anyhow::Result<&[Posting]> {
+    fn postings(&mut self, i: usize, lengths: &Lengths, count: &mut DecodeCount) -> anyhow::Result<&[Posting]> {
         if self.decoded[i].is_none() {
             let b = &self.blocks[i];
-            let p = b.decode().map_err(|e| e.context(format!("index damaged: block ending at doc {}", b.last_doc)))?;
+            let p = b
+                .decode(lengths)
+                .map_err(|e| e.context(format!("index damaged: block ending at doc {}", b.last_doc)))?;
             count.decoded += p.len() as u64;
             self.decoded[i] = Some(p);
         }
@@ -146,6 +149,7 @@ impl TopK {
 pub(crate) fn top_k(
     conn: &Connection,
     meta: &IndexMeta,
+    lengths: &Lengths,
     terms: &[(String, u32)],
     k: usize,
 ) -> anyhow::Result<(Vec<Candidate>, DecodeCount)> {
@@ -217,7 +221,7 @@ pub(crate) fn top_k(
             slices[i] = if b == NONE || !essential[i] {
                 (0, 0)
             } else {
-                let p = l.postings(b as usize, &mut count)?;
+                let p = l.postings(b as usize, lengths, &mut count)?;
                 (p.partition_point(|p| p.doc <= lo), p.partition_point(|p| p.doc <= hi))
             };
             pos[i] = slices[i].0;
@@ -250,7 +254,7 @@ pub(crate) fn top_k(
             for i in 0..t {
                 if !essential[i] && block_of(i) != NONE {
                     let weight = lists[i].weight;
-                    let p = lists[i].postings(block_of(i) as usize, &mut count)?;
+                    let p = lists[i].postings(block_of(i) as usize, lengths, &mut count)?;
                     if let Ok(at) = p.binary_search_by_key(&doc, |p| p.doc) {
                         parts[i] = weight.score(p[at].tf, p[at].doc_len);
                     }
@@ -279,6 +283,7 @@ fn cached(l: &TermList, b: u32) -> &[Posting] {
 pub(crate) fn scores_of(
     conn: &Connection,
     meta: &IndexMeta,
+    lengths: &Lengths,
     terms: &[(String, u32)],
     docs: &[i64],
 ) -> anyhow::Result<DocScores> {
@@ -304,7 +309,7 @@ pub(crate) fn scores_of(
             }
             let n: u32 = row.get(1)?;
             let data = row.get_ref(4)?.as_blob()?;
-            decode_into(data, n as usize, &mut buf)
+            decode_into(data, n as usize, lengths, &mut buf)
                 .map_err(|e| e.context(format!("index damaged: block ending at doc {last_doc}")))?;
             let mut p = buf.iter().peekable();
             for (doc, sum) in want[i..end].iter().zip(&mut sums[i..end]) {

@@ -462,18 +462,20 @@ mod tests {
         let sparse: i64 = conn.query_row("SELECT term_id FROM terms WHERE term = 'sparse'", [], |r| r.get(0)).unwrap();
         let doc =
             |id: &str| -> i64 { conn.query_row("SELECT doc FROM papers WHERE id = ?1", [id], |r| r.get(0)).unwrap() };
-        assert!(super::super::blocks::remove_posting(&conn, sparse, doc("a")).unwrap());
+        let len_a: u32 = conn.query_row("SELECT doc_len FROM papers WHERE id = 'a'", [], |r| r.get(0)).unwrap();
+        assert!(super::super::blocks::remove_posting(&conn, sparse, doc("a"), len_a).unwrap());
         let report = check(&conn);
         assert_eq!(violated(&report), ["df", "doc-len"], "{report:#?}");
         let df = report.invariants.iter().find(|i| i.name == "df").unwrap();
         assert_eq!(df.examples, ["term \"sparse\": df 1, 0 postings"]);
 
-        // A posting whose copy of the document length went stale.
-        let c = doc("c");
-        super::super::check_blocks::map_postings(&conn, |p| p.doc_len += u32::from(p.doc == c));
+        // A chunk of document lengths that went stale (written past its triggers).
+        conn.execute("UPDATE paper_lengths SET data = X'02' WHERE chunk = 0", []).unwrap();
         let report = check(&conn);
-        let stale = report.invariants.iter().find(|i| i.name == "posting-doc-len").unwrap();
-        assert!(!stale.ok && stale.examples[0].starts_with("paper \"c\": postings say doc_len"), "{stale:#?}");
+        let stale = report.invariants.iter().find(|i| i.name == "paper-lengths").unwrap();
+        let first: i64 = conn.query_row("SELECT min(doc) FROM papers", [], |r| r.get(0)).unwrap();
+        let said = format!("chunk 0: doc {first}: the chunk says None, the source ");
+        assert!(!stale.ok && stale.examples[0].starts_with(&said), "{stale:#?}");
 
         // A node whose copy of its paper's year went stale (what a walk ranks by).
         conn.execute("UPDATE nodes SET year = year + 1 WHERE id = 'c'", []).unwrap();

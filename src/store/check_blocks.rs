@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use rusqlite::Connection;
 
-use super::blocks::{BLOCK_SIZE, Block, decode};
+use super::blocks::{BLOCK_SIZE, Block, Field};
 use super::check::{EXAMPLES, InvariantResult};
 
 /// One invariant's violations as they are found.
@@ -39,7 +39,7 @@ impl Tally {
 const INVARIANTS: [(&str, &str); 7] = [
     ("df", "each term's document frequency equals its postings count (and is at least 1)"),
     ("doc-len", "each document length equals the sum of its term frequencies"),
-    ("posting-doc-len", "each posting carries its paper's document length"),
+    ("paper-lengths", "the chunks of document lengths (paper_lengths) hold each paper's doc_len, and nothing else"),
     ("tf", "every term frequency is at least 1"),
     ("posting-paper", "every posting belongs to a paper"),
     ("posting-term", "every posting belongs to a term"),
@@ -67,8 +67,8 @@ pub(crate) fn check_postings(conn: &Connection) -> Vec<InvariantResult> {
     }
 }
 
-fn tally(conn: &Connection) -> rusqlite::Result<Vec<Tally>> {
-    let [mut df, mut doc_len, mut posting_len, mut tf, mut posting_paper, mut posting_term, mut blocks] =
+fn tally(conn: &Connection) -> anyhow::Result<Vec<Tally>> {
+    let [mut df, mut doc_len, mut lengths, mut tf, mut posting_paper, mut posting_term, mut blocks] =
         INVARIANTS.map(|(name, description)| Tally::new(name, description));
 
     let mut papers: HashMap<i64, (String, i64)> = HashMap::new();
@@ -86,7 +86,6 @@ fn tally(conn: &Connection) -> rusqlite::Result<Vec<Tally>> {
 
     let mut counted: HashMap<i64, i64> = HashMap::new();
     let mut tf_sums: HashMap<i64, i64> = HashMap::new();
-    let mut stale_len: HashMap<i64, u32> = HashMap::new();
     let mut stmt = conn
         .prepare("SELECT term_id, last_doc, n, max_tf, min_len, data FROM posting_blocks ORDER BY term_id, last_doc")?;
     let mut rows = stmt.query([])?;
@@ -100,17 +99,19 @@ fn tally(conn: &Connection) -> rusqlite::Result<Vec<Tally>> {
         if block.n == 0 || block.n as usize > BLOCK_SIZE {
             blocks.add(|| format!("{}: n is {}", at(), block.n));
         }
-        let postings = match decode(&block.data, block.n as usize) {
+        let pairs = match block.pairs() {
             Ok(p) => p,
             Err(e) => {
                 blocks.add(|| format!("{}: does not decode: {e}", at()));
                 continue;
             }
         };
-        let again = Block::encode(&postings);
-        if postings.first().is_some_and(|p| p.doc <= after) {
-            blocks
-                .add(|| format!("{}: starts at doc {}, not after the previous block's {after}", at(), postings[0].doc));
+        // The shortest length as the papers' rows give it (a posting of no
+        // paper is reported below, and left out of it).
+        let min_len = pairs.iter().filter_map(|(d, _)| papers.get(d)).map(|p| p.1).min();
+        let again = Block::from_pairs(pairs.iter().copied(), min_len.map_or(block.min_len, |l| l as u32));
+        if pairs.first().is_some_and(|p| p.0 <= after) {
+            blocks.add(|| format!("{}: starts at doc {}, not after the previous block's {after}", at(), pairs[0].0));
         }
         if (again.last_doc, again.max_tf, again.min_len) != (block.last_doc, block.max_tf, block.min_len) {
             blocks.add(|| {
@@ -126,24 +127,19 @@ fn tally(conn: &Connection) -> rusqlite::Result<Vec<Tally>> {
                 )
             });
         }
-        *counted.entry(term_id).or_default() += postings.len() as i64;
+        *counted.entry(term_id).or_default() += pairs.len() as i64;
         if !terms.contains_key(&term_id) {
-            for p in &postings {
-                posting_term.add(|| format!("posting (term_id {term_id}, doc {}): no term has id {term_id}", p.doc));
+            for p in &pairs {
+                posting_term.add(|| format!("posting (term_id {term_id}, doc {}): no term has id {term_id}", p.0));
             }
         }
-        for p in &postings {
-            if p.tf < 1 {
-                tf.add(|| format!("posting (term_id {term_id}, doc {}) has tf {}", p.doc, p.tf));
+        for &(doc, f) in &pairs {
+            if f < 1 {
+                tf.add(|| format!("posting (term_id {term_id}, doc {doc}) has tf {f}"));
             }
-            *tf_sums.entry(p.doc).or_default() += i64::from(p.tf);
-            match papers.get(&p.doc) {
-                None => posting_paper
-                    .add(|| format!("posting (term_id {term_id}, doc {}): no paper has doc {}", p.doc, p.doc)),
-                Some((_, len)) if *len != i64::from(p.doc_len) => {
-                    stale_len.entry(p.doc).or_insert(p.doc_len);
-                }
-                Some(_) => {}
+            *tf_sums.entry(doc).or_default() += i64::from(f);
+            if !papers.contains_key(&doc) {
+                posting_paper.add(|| format!("posting (term_id {term_id}, doc {doc}): no paper has doc {doc}"));
             }
         }
     }
@@ -157,49 +153,18 @@ fn tally(conn: &Connection) -> rusqlite::Result<Vec<Tally>> {
     for (term, stored, n) in by_term {
         df.add(|| format!("term {term:?}: df {stored}, {n} postings"));
     }
-    let mut by_paper: Vec<(&String, i64, i64, Option<u32>)> = papers
-        .iter()
-        .map(|(doc, (id, len))| (id, *len, tf_sums.get(doc).copied().unwrap_or(0), stale_len.get(doc).copied()))
-        .collect();
+    let mut by_paper: Vec<(&String, i64, i64)> =
+        papers.iter().map(|(doc, (id, len))| (id, *len, tf_sums.get(doc).copied().unwrap_or(0))).collect();
     by_paper.sort();
-    for &(id, len, sum, stale) in &by_paper {
+    for &(id, len, sum) in &by_paper {
         if len != sum {
             doc_len.add(|| format!("paper {id:?}: doc_len {len}, term frequencies sum to {sum}"));
         }
-        if let Some(said) = stale {
-            posting_len.add(|| format!("paper {id:?}: postings say doc_len {said}, the paper {len}"));
-        }
     }
-    Ok(vec![df, doc_len, posting_len, tf, posting_paper, posting_term, blocks])
-}
-
-/// Rewrites every block with `f` applied to each of its postings, as a
-/// damaging hand would (the metadata is recomputed, so only what `f` broke
-/// is wrong).
-#[cfg(test)]
-pub(crate) fn map_postings(conn: &Connection, mut f: impl FnMut(&mut super::Posting)) {
-    let rows: Vec<(i64, Block)> = conn
-        .prepare("SELECT term_id, last_doc, n, max_tf, min_len, data FROM posting_blocks")
-        .unwrap()
-        .query_map([], |r| {
-            Ok((
-                r.get(0)?,
-                Block { last_doc: r.get(1)?, n: r.get(2)?, max_tf: r.get(3)?, min_len: r.get(4)?, data: r.get(5)? },
-            ))
-        })
-        .unwrap()
-        .map(Result::unwrap)
-        .collect();
-    for (term_id, block) in rows {
-        let mut postings = block.decode().unwrap();
-        postings.iter_mut().for_each(&mut f);
-        let again = Block::encode(&postings);
-        conn.execute(
-            "UPDATE posting_blocks SET last_doc = ?3, max_tf = ?4, min_len = ?5, data = ?6 WHERE term_id = ?1 AND last_doc = ?2",
-            rusqlite::params![term_id, block.last_doc, again.last_doc, again.max_tf, again.min_len, again.data],
-        )
-        .unwrap();
+    for (chunk, what) in super::lengths::stale_chunks(conn, Field::Papers, usize::MAX)? {
+        lengths.add(|| format!("chunk {chunk}: {what}"));
     }
+    Ok(vec![df, doc_len, lengths, tf, posting_paper, posting_term, blocks])
 }
 
 #[cfg(test)]
@@ -248,6 +213,21 @@ mod tests {
             [common, blocks[1].1],
         )
         .unwrap();
+        // A shortest length above the block's shortest paper: the same.
+        conn.execute(
+            "UPDATE posting_blocks SET min_len = min_len + 1 WHERE term_id = ?1 AND last_doc = ?2",
+            [common, blocks[1].1],
+        )
+        .unwrap();
+        let b = broken(&conn);
+        assert_eq!(b.iter().map(|b| b.0).collect::<Vec<_>>(), ["blocks"], "{b:?}");
+        assert!(b[0].1[0].contains("min length 2; the row says") && b[0].1[0].ends_with(", 1, 3"), "{b:?}");
+        conn.execute(
+            "UPDATE posting_blocks SET min_len = min_len - 1 WHERE term_id = ?1 AND last_doc = ?2",
+            [common, blocks[1].1],
+        )
+        .unwrap();
+        assert_eq!(broken(&conn), []);
 
         // A truncated blob: the block fails to decode, so its postings are missing from df and the lengths.
         conn.execute(

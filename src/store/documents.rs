@@ -223,7 +223,7 @@ fn remove_passages(conn: &Connection, analyzer: Analyzer, document: i64) -> anyh
         for (t, _) in passage_terms(analyzer, text).0 {
             let tid = term_id(conn, &t, false)?
                 .with_context(|| format!("index damaged: passage term `{t}` of passage {passage} is missing"))?;
-            remove_posting_in(conn, Field::Passages, tid, *passage)?;
+            remove_posting_in(conn, Field::Passages, tid, *passage, *len as u32)?;
             *df.entry(tid).or_default() += 1;
         }
         total_len += len;

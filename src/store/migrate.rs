@@ -26,6 +26,7 @@ pub(super) const MIGRATIONS: &[(&str, &str)] = &[
     ("017_node_meta.sql", include_str!("../../migrations/017_node_meta.sql")),
     ("018_adjacency_lists.sql", include_str!("../../migrations/018_adjacency_lists.sql")),
     ("019_slim_records.sql", include_str!("../../migrations/019_slim_records.sql")),
+    ("020_doc_lengths.sql", include_str!("../../migrations/020_doc_lengths.sql")),
 ];
 
 /// The schema version this binary writes and reads.
@@ -59,11 +60,16 @@ fn apply(conn: &mut Connection, current: i64) -> anyhow::Result<()> {
             fill_surnames(&tx).context("migration 004_venue.sql failed: cannot fill paper_authors")?;
         }
         if *name == "008_postings_blocks.sql" {
-            super::blocks::convert_row_postings(&tx)
+            super::blocks_legacy::convert_row_postings(&tx)
                 .context("migration 008_postings_blocks.sql failed: cannot encode the postings as blocks")?;
         }
         if *name == "017_node_meta.sql" {
             super::node_meta::refresh(&tx).context("migration 017_node_meta.sql failed: cannot fill node_meta")?;
+        }
+        if *name == "020_doc_lengths.sql" {
+            super::blocks_legacy::drop_lengths(&tx)
+                .context("migration 020_doc_lengths.sql failed: cannot rewrite the postings blocks")?;
+            super::lengths::refresh(&tx).context("migration 020_doc_lengths.sql failed: cannot fill the lengths")?;
         }
         tx.pragma_update(None, "user_version", version)?;
     }
@@ -171,10 +177,13 @@ mod tests {
         let foreign_keys: bool = conn.query_row("PRAGMA foreign_keys", [], |r| r.get(0)).unwrap();
         assert!(foreign_keys, "the connection's setting is restored");
         // Schema 3 gave each posting its paper's length; schema 8 carries it into the blocks.
+        // Schema 20 keeps the lengths once per paper, and the blocks read them back.
+        let lengths = super::super::lengths::Lengths::load(&conn, super::super::blocks::Field::Papers).unwrap();
         let lens: Vec<(i64, i64, u32)> = [1, 2]
             .into_iter()
             .flat_map(|t| {
-                super::super::blocks::term_postings(&conn, t).unwrap().into_iter().map(move |p| (t, p.doc, p.doc_len))
+                let postings = super::super::blocks::term_postings(&conn, t, &lengths).unwrap();
+                postings.into_iter().map(move |p| (t, p.doc, p.doc_len))
             })
             .collect();
         assert_eq!(lens, [(1, 1, 2), (1, 2, 7), (2, 1, 2)]);
@@ -243,8 +252,9 @@ mod tests {
             .unwrap();
         assert_eq!(gone, 0, "the row table and its view are dropped");
         let mut got = Vec::new();
+        let lengths = super::super::lengths::Lengths::load(&conn, super::super::blocks::Field::Papers).unwrap();
         for term in 1..=3 {
-            for p in super::super::blocks::term_postings(&conn, term).unwrap() {
+            for p in super::super::blocks::term_postings(&conn, term, &lengths).unwrap() {
                 got.push((term, p.doc, p.tf, p.doc_len));
             }
         }

@@ -23,6 +23,7 @@
 mod adjacency;
 mod block_max;
 mod blocks;
+mod blocks_legacy;
 mod check;
 mod check_blocks;
 mod check_graph;
@@ -32,6 +33,7 @@ mod edges;
 mod explain;
 mod explore;
 mod filter;
+mod lengths;
 pub use explore::Shared;
 mod citing;
 mod export;
@@ -120,6 +122,9 @@ pub type Notes<'a> = &'a dyn Fn(&str);
 pub struct Store {
     conn: Connection,
     path: PathBuf,
+    /// Each field's document lengths, as last loaded, with the
+    /// `PRAGMA data_version` they were loaded at ([`Store::lengths`]).
+    lengths: lengths::Cache,
 }
 
 impl Store {
@@ -166,7 +171,7 @@ impl Store {
             conn
         };
         tune_reads(&conn)?;
-        Ok(Store { conn, path: path.to_path_buf() })
+        Ok(Store { conn, path: path.to_path_buf(), lengths: Default::default() })
     }
 
     /// The connection, for the integration tests to read the file as
@@ -408,6 +413,7 @@ pub(in crate::store) fn write_transaction_of<T>(
     let out = fill(&tx)?;
     if written == Written::Content {
         node_meta::refresh(&tx).context("cannot write the walk's chunks of doc ids and years")?;
+        lengths::refresh(&tx).context("cannot write the chunks of document lengths")?;
         tx.execute("UPDATE index_generation SET generation = generation + 1 WHERE id = 1", [])
             .context("cannot move the index's generation on")?;
     }

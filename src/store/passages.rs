@@ -106,6 +106,7 @@ impl Store {
         }
         let bm25 = self.meta()?.bm25();
         let avg = stats.total_len as f64 / stats.num_passages as f64;
+        let lengths = self.lengths(Field::Passages)?;
         for (term, count) in terms {
             let row: Option<(i64, u64)> = self
                 .conn
@@ -114,7 +115,7 @@ impl Store {
                 .optional()?;
             let Some((term_id, df)) = row else { continue };
             let weight = bm25.weight(stats.num_passages, avg, df, *count);
-            for p in term_postings_in(&self.conn, Field::Passages, term_id)? {
+            for p in term_postings_in(&self.conn, Field::Passages, term_id, &lengths)? {
                 *scores.entry(p.doc).or_default() += weight.score(p.tf, p.doc_len);
             }
         }
@@ -225,8 +226,12 @@ pub(crate) fn check_passages(conn: &rusqlite::Connection) -> anyhow::Result<Vec<
         .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
         .collect::<Result<_, _>>()?;
     let mut seen = 0usize;
+    let lengths = super::lengths::Lengths::load(conn, Field::Passages)?;
+    for (chunk, what) in super::lengths::stale_chunks(conn, Field::Passages, 5)? {
+        problems.push(format!("passage_lengths chunk {chunk}: {what}"));
+    }
     for (term_id, term, df) in &terms {
-        let got = match term_postings_in(conn, Field::Passages, *term_id) {
+        let got = match term_postings_in(conn, Field::Passages, *term_id, &lengths) {
             Ok(p) => p,
             Err(e) => {
                 problems.push(format!("passage term `{term}`: {e:#}"));

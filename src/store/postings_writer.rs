@@ -224,7 +224,7 @@ impl PostingsWriter {
                 self.stored(conn, t)?.with_context(|| format!("index damaged: term `{t}` of paper {id} is missing"))?;
             entry.df -= 1;
             let term_id = entry.id;
-            super::blocks::remove_posting(conn, term_id, doc)?;
+            super::blocks::remove_posting(conn, term_id, doc, len as u32)?;
         }
         conn.prepare_cached("DELETE FROM paper_authors WHERE doc = ?1")?.execute([doc])?;
         conn.prepare_cached("DELETE FROM papers WHERE doc = ?1")?.execute([doc])?;

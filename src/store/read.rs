@@ -109,7 +109,8 @@ impl Store {
         let Some((term_id, df)) = super::blocks::term_id_df(&self.conn, term)? else {
             return Ok(None);
         };
-        let postings = super::blocks::term_postings(&self.conn, term_id)
+        let lengths = self.lengths(super::blocks::Field::Papers)?;
+        let postings = super::blocks::term_postings(&self.conn, term_id, &lengths)
             .with_context(|| format!("index damaged: the postings of term `{term}` do not decode"))?;
         Ok(Some((df, postings)))
     }

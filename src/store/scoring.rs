@@ -9,6 +9,7 @@ use crate::candidate::{Candidate, DocScores};
 
 use super::Store;
 use super::block_max::DecodeCount;
+use super::blocks::Field;
 
 impl Store {
     /// BM25 of every paper matching at least one of `terms` (each with its
@@ -47,12 +48,12 @@ impl Store {
         terms: &[(String, u32)],
         k: usize,
     ) -> anyhow::Result<(Vec<Candidate>, DecodeCount)> {
-        super::block_max::top_k(&self.conn, &self.meta()?, terms, k)
+        super::block_max::top_k(&self.conn, &self.meta()?, &*self.lengths(Field::Papers)?, terms, k)
     }
 
     /// The BM25 scores of `docs` (those matching no term are left out);
     /// decodes only the blocks that may hold one of them.
     pub fn bm25_scores_of(&self, terms: &[(String, u32)], docs: &[i64]) -> anyhow::Result<DocScores> {
-        super::block_max::scores_of(&self.conn, &self.meta()?, terms, docs)
+        super::block_max::scores_of(&self.conn, &self.meta()?, &*self.lengths(Field::Papers)?, terms, docs)
     }
 }

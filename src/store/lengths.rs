@@ -1,0 +1,378 @@
+//! Every document's length, 4,096 documents to a row (`paper_lengths` for
+//! the papers' `doc_len`, `passage_lengths` for the passages' `len`;
+//! migration 020): BM25 needs the length of every paper whose posting it
+//! scores. A posting held it until schema 20, as its third varint: 43 % of
+//! the postings' bytes, the same number repeated in each of a paper's ~130
+//! postings. Now a reader loads a field's lengths once (2 bytes a paper:
+//! 2 MB at 1M papers) and a block's decoder looks each doc up.
+//!
+//! `papers` and `passages` stay the source, as `nodes` is for `node_meta`:
+//! triggers mark the chunk of a row inserted, changed or deleted in the
+//! `*_lengths_dirty` table, [`refresh`] writes those chunks again before a
+//! write commits, and [`Lengths::load`] takes a chunk still marked (a user's
+//! sqlite3 edit) from the source table. `litindex check` compares the two.
+//!
+//! A chunk's blob: one byte giving the width of its entries (2 or 4), then
+//! one little-endian entry per document from the chunk's first up to its
+//! last, all ones (`0xFFFF` or `0xFFFFFFFF`) for a doc id without a
+//! document. Width 4 only when a length does not fit below `0xFFFF`.
+
+use std::collections::HashSet;
+
+use rusqlite::{Connection, params};
+
+use super::blocks::Field;
+
+/// Documents per chunk: `2^CHUNK_BITS`.
+const CHUNK_BITS: u32 = 12;
+/// A doc id without a document, in memory.
+const NONE: u32 = u32::MAX;
+
+fn chunk_of(doc: i64) -> i64 {
+    doc >> CHUNK_BITS
+}
+
+/// The SQL of one field's lengths: its chunks, its marks and its source.
+struct Sql {
+    chunks: &'static str,
+    put: &'static str,
+    remove: &'static str,
+    dirty: &'static str,
+    clear: &'static str,
+    source_span: &'static str,
+    source_all: &'static str,
+    source_one: &'static str,
+}
+
+fn sql(field: Field) -> Sql {
+    match field {
+        Field::Papers => Sql {
+            chunks: "SELECT chunk, data FROM paper_lengths ORDER BY chunk",
+            put: "INSERT OR REPLACE INTO paper_lengths (chunk, data) VALUES (?1, ?2)",
+            remove: "DELETE FROM paper_lengths WHERE chunk = ?1",
+            dirty: "SELECT chunk FROM paper_lengths_dirty ORDER BY chunk",
+            clear: "DELETE FROM paper_lengths_dirty",
+            source_span: "SELECT doc, doc_len FROM papers WHERE doc BETWEEN ?1 AND ?2 ORDER BY doc",
+            source_all: "SELECT doc, doc_len FROM papers ORDER BY doc",
+            source_one: "SELECT doc_len FROM papers WHERE doc = ?1",
+        },
+        Field::Passages => Sql {
+            chunks: "SELECT chunk, data FROM passage_lengths ORDER BY chunk",
+            put: "INSERT OR REPLACE INTO passage_lengths (chunk, data) VALUES (?1, ?2)",
+            remove: "DELETE FROM passage_lengths WHERE chunk = ?1",
+            dirty: "SELECT chunk FROM passage_lengths_dirty ORDER BY chunk",
+            clear: "DELETE FROM passage_lengths_dirty",
+            source_span: "SELECT passage, len FROM passages WHERE passage BETWEEN ?1 AND ?2 ORDER BY passage",
+            source_all: "SELECT passage, len FROM passages ORDER BY passage",
+            source_one: "SELECT len FROM passages WHERE passage = ?1",
+        },
+    }
+}
+
+/// A length as stored: a length outside `0..=u32::MAX - 1` cannot be one.
+fn stored_len(doc: i64, len: i64) -> anyhow::Result<u32> {
+    u32::try_from(len)
+        .ok()
+        .filter(|&l| l != NONE)
+        .ok_or_else(|| anyhow::anyhow!("doc {doc}: length {len} is out of range"))
+}
+
+/// The chunk's bytes for `rows` (its documents' `(doc, length)`, in doc order).
+fn encode(chunk: i64, rows: &[(i64, u32)]) -> Vec<u8> {
+    let first = chunk << CHUNK_BITS;
+    let wide = rows.iter().any(|&(_, l)| l >= 0xFFFF);
+    let width = if wide { 4 } else { 2 };
+    let last = rows.last().map_or(first, |r| r.0);
+    let mut data = Vec::with_capacity(1 + (last - first + 1) as usize * width);
+    data.push(width as u8);
+    for &(doc, len) in rows {
+        let at = 1 + (doc - first) as usize * width;
+        while data.len() < at {
+            data.extend_from_slice(&[0xFF; 4][..width]);
+        }
+        if wide {
+            data.extend_from_slice(&len.to_le_bytes());
+        } else {
+            data.extend_from_slice(&(len as u16).to_le_bytes());
+        }
+    }
+    data
+}
+
+/// Writes chunk `chunk`'s lengths into `lens` (indexed by doc id, grown as
+/// needed); a malformed chunk is an error naming it.
+fn decode_into(chunk: i64, data: &[u8], lens: &mut Vec<u32>) -> anyhow::Result<()> {
+    let first = (chunk << CHUNK_BITS) as usize;
+    let (width, body) = match data.split_first() {
+        Some((&w @ (2 | 4), body)) if body.len() % usize::from(w) == 0 => (usize::from(w), body),
+        _ => anyhow::bail!("index damaged: the lengths of chunk {chunk} are malformed ({} bytes)", data.len()),
+    };
+    let count = body.len() / width;
+    anyhow::ensure!(count <= 1 << CHUNK_BITS, "index damaged: the lengths of chunk {chunk} hold {count} entries");
+    if lens.len() < first + count {
+        lens.resize(first + count, NONE);
+    }
+    let out = &mut lens[first..first + count];
+    if width == 2 {
+        for (o, b) in out.iter_mut().zip(body.chunks_exact(2)) {
+            let v = u16::from_le_bytes([b[0], b[1]]);
+            *o = if v == 0xFFFF { NONE } else { u32::from(v) };
+        }
+    } else {
+        for (o, b) in out.iter_mut().zip(body.chunks_exact(4)) {
+            *o = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        }
+    }
+    Ok(())
+}
+
+/// The `(doc, length)` rows of the source in chunk `chunk`, in doc order.
+fn rows_of(conn: &Connection, field: Field, chunk: i64) -> anyhow::Result<Vec<(i64, u32)>> {
+    let first = chunk << CHUNK_BITS;
+    let mut stmt = conn.prepare_cached(sql(field).source_span)?;
+    let rows =
+        stmt.query_map([first, first + (1 << CHUNK_BITS) - 1], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))?;
+    rows.map(|row| {
+        let (doc, len) = row?;
+        Ok((doc, stored_len(doc, len)?))
+    })
+    .collect()
+}
+
+fn dirty_chunks(conn: &Connection, field: Field) -> anyhow::Result<Vec<i64>> {
+    Ok(conn.prepare_cached(sql(field).dirty)?.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?)
+}
+
+/// Writes every chunk of both fields marked dirty again from its source (and
+/// drops a chunk left without documents), then clears the marks. Run inside
+/// each write transaction, before it commits.
+pub(in crate::store) fn refresh(conn: &Connection) -> anyhow::Result<()> {
+    for field in [Field::Papers, Field::Passages] {
+        let dirty = dirty_chunks(conn, field)?;
+        if dirty.is_empty() {
+            continue;
+        }
+        let s = sql(field);
+        let mut put = conn.prepare_cached(s.put)?;
+        let mut remove = conn.prepare_cached(s.remove)?;
+        for chunk in dirty {
+            let rows = rows_of(conn, field, chunk)?;
+            if rows.is_empty() {
+                remove.execute([chunk])?;
+            } else {
+                put.execute(params![chunk, encode(chunk, &rows)])?;
+            }
+        }
+        conn.prepare_cached(s.clear)?.execute([])?;
+    }
+    Ok(())
+}
+
+/// The length of one document, read from its source row (`None` when there
+/// is no such document): what a writer rewriting a block asks, inside its
+/// transaction, where the chunks may be behind.
+pub(in crate::store) fn length_of(conn: &Connection, field: Field, doc: i64) -> anyhow::Result<Option<u32>> {
+    use rusqlite::OptionalExtension;
+    let len: Option<i64> = conn.prepare_cached(sql(field).source_one)?.query_row([doc], |r| r.get(0)).optional()?;
+    len.map(|l| stored_len(doc, l)).transpose()
+}
+
+/// One field's lengths in memory, by doc id.
+#[derive(Debug, Default)]
+pub struct Lengths {
+    lens: Vec<u32>,
+}
+
+impl Lengths {
+    /// Every length of `field`: its chunks, and the chunks still marked
+    /// dirty from the source table.
+    pub(in crate::store) fn load(conn: &Connection, field: Field) -> anyhow::Result<Lengths> {
+        let dirty: HashSet<i64> = dirty_chunks(conn, field)?.into_iter().collect();
+        let mut lens = Vec::new();
+        let mut stmt = conn.prepare_cached(sql(field).chunks)?;
+        let mut rows = stmt.query([])?;
+        while let Some(row) = rows.next()? {
+            let chunk: i64 = row.get(0)?;
+            if chunk < 0 || dirty.contains(&chunk) {
+                continue;
+            }
+            decode_into(chunk, row.get_ref(1)?.as_blob()?, &mut lens)?;
+        }
+        for chunk in dirty {
+            let first = (chunk << CHUNK_BITS).max(0) as usize;
+            let end = first + (1 << CHUNK_BITS);
+            if lens.len() > first {
+                let to = end.min(lens.len());
+                lens[first..to].fill(NONE);
+            }
+            for (doc, len) in rows_of(conn, field, chunk)? {
+                let Ok(at) = usize::try_from(doc) else { continue };
+                if lens.len() <= at {
+                    lens.resize(at + 1, NONE);
+                }
+                lens[at] = len;
+            }
+        }
+        Ok(Lengths { lens })
+    }
+
+    /// The length of `doc`, or `None` for a doc id without a document.
+    #[inline(always)]
+    pub(crate) fn get(&self, doc: i64) -> Option<u32> {
+        let len = *self.lens.get(usize::try_from(doc).ok()?)?;
+        (len != NONE).then_some(len)
+    }
+
+    /// Lengths from `(doc, length)` pairs (tests).
+    #[cfg(test)]
+    pub(crate) fn from_pairs(pairs: impl IntoIterator<Item = (i64, u32)>) -> Lengths {
+        let mut lens = Vec::new();
+        for (doc, len) in pairs {
+            let at = doc as usize;
+            if lens.len() <= at {
+                lens.resize(at + 1, NONE);
+            }
+            lens[at] = len;
+        }
+        Lengths { lens }
+    }
+}
+
+/// Each field's lengths as a [`super::Store`] last loaded them, with the
+/// `PRAGMA data_version` they were loaded at.
+pub(in crate::store) type Cache = std::cell::RefCell<[Option<(i64, std::rc::Rc<Lengths>)>; 2]>;
+
+impl super::Store {
+    /// `field`'s lengths, loaded once and kept while no other connection
+    /// writes the file (`PRAGMA data_version` moves when one commits; this
+    /// connection only reads).
+    pub(in crate::store) fn lengths(&self, field: Field) -> anyhow::Result<std::rc::Rc<Lengths>> {
+        let version: i64 = self.conn.query_row("PRAGMA data_version", [], |r| r.get(0))?;
+        let slot = match field {
+            Field::Papers => 0,
+            Field::Passages => 1,
+        };
+        if let Some((v, l)) = &self.lengths.borrow()[slot] {
+            if *v == version {
+                return Ok(l.clone());
+            }
+        }
+        let loaded = std::rc::Rc::new(Lengths::load(&self.conn, field)?);
+        self.lengths.borrow_mut()[slot] = Some((version, loaded.clone()));
+        Ok(loaded)
+    }
+}
+
+/// The chunks whose bytes differ from what the source holds (not counting
+/// those marked dirty, which readers take from the source), as `(chunk,
+/// what differs)`, at most `limit`.
+pub(in crate::store) fn stale_chunks(
+    conn: &Connection,
+    field: Field,
+    limit: usize,
+) -> anyhow::Result<Vec<(i64, String)>> {
+    let s = sql(field);
+    let dirty: HashSet<i64> = dirty_chunks(conn, field)?.into_iter().collect();
+    let mut stored: std::collections::BTreeMap<i64, Vec<u8>> = Default::default();
+    for row in conn.prepare(s.chunks)?.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, Vec<u8>>(1)?)))? {
+        let (chunk, data) = row?;
+        stored.insert(chunk, data);
+    }
+    let mut by_chunk: std::collections::BTreeMap<i64, Vec<(i64, u32)>> = Default::default();
+    for row in conn.prepare(s.source_all)?.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))? {
+        let (doc, len) = row?;
+        by_chunk.entry(chunk_of(doc)).or_default().push((doc, stored_len(doc, len)?));
+    }
+    let mut stale = Vec::new();
+    for (&chunk, rows) in &by_chunk {
+        if dirty.contains(&chunk) {
+            continue;
+        }
+        let want = encode(chunk, rows);
+        match stored.remove(&chunk) {
+            None => stale.push((chunk, format!("docs {}..{} have no chunk", rows[0].0, rows[rows.len() - 1].0))),
+            Some(data) if data != want => {
+                let mut lens = Vec::new();
+                let said = decode_into(chunk, &data, &mut lens).map(|()| Lengths { lens });
+                let what = match said {
+                    Err(e) => e.to_string(),
+                    Ok(l) => match rows.iter().find(|&&(doc, len)| l.get(doc) != Some(len)) {
+                        Some(&(doc, len)) => format!("doc {doc}: the chunk says {:?}, the source {len}", l.get(doc)),
+                        None => "it holds a length for a doc id without a document".to_string(),
+                    },
+                };
+                stale.push((chunk, what));
+            }
+            Some(_) => {}
+        }
+    }
+    for chunk in stored.into_keys().filter(|c| !dirty.contains(c)) {
+        stale.push((chunk, "a chunk of no document".to_string()));
+    }
+    stale.sort();
+    stale.truncate(limit);
+    Ok(stale)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_chunk_holds_each_doc_at_its_place_and_gaps_as_none() {
+        let rows = vec![(4096, 7), (4098, 0), (4099, 300)];
+        let data = encode(1, &rows);
+        assert_eq!(data.len(), 1 + 4 * 2, "a width byte, then up to the last doc");
+        let mut lens = Vec::new();
+        decode_into(1, &data, &mut lens).unwrap();
+        let l = Lengths { lens };
+        assert_eq!(
+            (l.get(4096), l.get(4097), l.get(4098), l.get(4099), l.get(4100)),
+            (Some(7), None, Some(0), Some(300), None)
+        );
+        assert_eq!(l.get(-1), None);
+        let wide = encode(0, &[(1, 70_000), (2, 5)]);
+        assert_eq!(wide[0], 4);
+        let mut lens = Vec::new();
+        decode_into(0, &wide, &mut lens).unwrap();
+        assert_eq!(Lengths { lens }.get(1), Some(70_000));
+        for bad in [&[][..], &[3, 0, 0, 0][..], &[2, 0, 0, 0][..]] {
+            assert!(decode_into(0, bad, &mut Vec::new()).is_err(), "{bad:?} is malformed");
+        }
+    }
+
+    /// The chunks read back what the source holds, a chunk marked dirty
+    /// comes from the source, and a stale chunk is reported.
+    #[test]
+    fn lengths_follow_their_source() {
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(
+            "CREATE TABLE papers (doc INTEGER PRIMARY KEY, doc_len INTEGER NOT NULL);
+             CREATE TABLE paper_lengths (chunk INTEGER PRIMARY KEY, data BLOB NOT NULL);
+             CREATE TABLE paper_lengths_dirty (chunk INTEGER PRIMARY KEY);
+             CREATE TABLE passages (passage INTEGER PRIMARY KEY, len INTEGER NOT NULL);
+             CREATE TABLE passage_lengths (chunk INTEGER PRIMARY KEY, data BLOB NOT NULL);
+             CREATE TABLE passage_lengths_dirty (chunk INTEGER PRIMARY KEY);",
+        )
+        .unwrap();
+        for doc in (1..20_000).step_by(3) {
+            conn.execute("INSERT INTO papers VALUES (?1, ?2)", [doc, doc % 500]).unwrap();
+        }
+        conn.execute_batch("INSERT INTO paper_lengths_dirty SELECT DISTINCT doc >> 12 FROM papers").unwrap();
+        let before = Lengths::load(&conn, Field::Papers).unwrap();
+        refresh(&conn).unwrap();
+        let after = Lengths::load(&conn, Field::Papers).unwrap();
+        for doc in 0..20_005 {
+            let want = (doc % 3 == 1 && doc < 20_000).then_some((doc % 500) as u32);
+            assert_eq!((before.get(doc), after.get(doc)), (want, want), "doc {doc}");
+        }
+        assert!(stale_chunks(&conn, Field::Papers, 10).unwrap().is_empty());
+        conn.execute("UPDATE papers SET doc_len = 9 WHERE doc = 4", []).unwrap();
+        let stale = stale_chunks(&conn, Field::Papers, 10).unwrap();
+        assert_eq!(stale, [(0, "doc 4: the chunk says Some(4), the source 9".to_string())]);
+        conn.execute("INSERT INTO paper_lengths_dirty VALUES (0)", []).unwrap();
+        assert_eq!(Lengths::load(&conn, Field::Papers).unwrap().get(4), Some(9), "a dirty chunk from the source");
+        assert_eq!(length_of(&conn, Field::Papers, 4).unwrap(), Some(9));
+        assert_eq!(length_of(&conn, Field::Papers, 5).unwrap(), None);
+    }
+}
