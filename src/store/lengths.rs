@@ -17,7 +17,7 @@
 //! last, all ones (`0xFFFF` or `0xFFFFFFFF`) for a doc id without a
 //! document. Width 4 only when a length does not fit below `0xFFFF`.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use rusqlite::{Connection, params};
 
@@ -35,6 +35,7 @@ fn chunk_of(doc: i64) -> i64 {
 /// The SQL of one field's lengths: its chunks, its marks and its source.
 struct Sql {
     chunks: &'static str,
+    count: &'static str,
     put: &'static str,
     remove: &'static str,
     dirty: &'static str,
@@ -48,6 +49,7 @@ fn sql(field: Field) -> Sql {
     match field {
         Field::Papers => Sql {
             chunks: "SELECT chunk, data FROM paper_lengths ORDER BY chunk",
+            count: "SELECT count(*) FROM paper_lengths",
             put: "INSERT OR REPLACE INTO paper_lengths (chunk, data) VALUES (?1, ?2)",
             remove: "DELETE FROM paper_lengths WHERE chunk = ?1",
             dirty: "SELECT chunk FROM paper_lengths_dirty ORDER BY chunk",
@@ -58,6 +60,7 @@ fn sql(field: Field) -> Sql {
         },
         Field::Passages => Sql {
             chunks: "SELECT chunk, data FROM passage_lengths ORDER BY chunk",
+            count: "SELECT count(*) FROM passage_lengths",
             put: "INSERT OR REPLACE INTO passage_lengths (chunk, data) VALUES (?1, ?2)",
             remove: "DELETE FROM passage_lengths WHERE chunk = ?1",
             dirty: "SELECT chunk FROM passage_lengths_dirty ORDER BY chunk",
@@ -99,29 +102,27 @@ fn encode(chunk: i64, rows: &[(i64, u32)]) -> Vec<u8> {
     data
 }
 
-/// Writes chunk `chunk`'s lengths into `lens` (indexed by doc id, grown as
-/// needed); a malformed chunk is an error naming it.
-fn decode_into(chunk: i64, data: &[u8], lens: &mut Vec<u32>) -> anyhow::Result<()> {
-    let first = (chunk << CHUNK_BITS) as usize;
+/// Writes chunk `chunk`'s lengths into `lengths`; a malformed chunk is an
+/// error naming it.
+fn decode_into(chunk: i64, data: &[u8], lengths: &mut Lengths) -> anyhow::Result<()> {
     let (width, body) = match data.split_first() {
         Some((&w @ (2 | 4), body)) if body.len() % usize::from(w) == 0 => (usize::from(w), body),
         _ => anyhow::bail!("index damaged: the lengths of chunk {chunk} are malformed ({} bytes)", data.len()),
     };
     let count = body.len() / width;
     anyhow::ensure!(count <= 1 << CHUNK_BITS, "index damaged: the lengths of chunk {chunk} hold {count} entries");
-    if lens.len() < first + count {
-        lens.resize(first + count, NONE);
-    }
-    let out = &mut lens[first..first + count];
-    if width == 2 {
-        for (o, b) in out.iter_mut().zip(body.chunks_exact(2)) {
-            let v = u16::from_le_bytes([b[0], b[1]]);
-            *o = if v == 0xFFFF { NONE } else { u32::from(v) };
+    let value = |i: usize| -> u32 {
+        if width == 2 {
+            let v = u16::from_le_bytes([body[2 * i], body[2 * i + 1]]);
+            if v == 0xFFFF { NONE } else { u32::from(v) }
+        } else {
+            u32::from_le_bytes([body[4 * i], body[4 * i + 1], body[4 * i + 2], body[4 * i + 3]])
         }
-    } else {
-        for (o, b) in out.iter_mut().zip(body.chunks_exact(4)) {
-            *o = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-        }
+    };
+    let first = chunk << CHUNK_BITS;
+    match lengths.near(first, count) {
+        Some(out) => out.iter_mut().enumerate().for_each(|(i, o)| *o = value(i)),
+        None => (0..count).for_each(|i| lengths.set(first + i as i64, value(i))),
     }
     Ok(())
 }
@@ -177,64 +178,97 @@ pub(in crate::store) fn length_of(conn: &Connection, field: Field, doc: i64) -> 
     len.map(|l| stored_len(doc, l)).transpose()
 }
 
-/// One field's lengths in memory, by doc id.
+/// One field's lengths in memory, by doc id: an array up to a bound set by
+/// the number of chunks (doc ids are SQLite's rowids, dense from 1), and a
+/// map for a doc id past it (a row a user numbered by hand), so that no doc
+/// id can make the array huge.
 #[derive(Debug, Default)]
 pub struct Lengths {
     lens: Vec<u32>,
+    far: HashMap<i64, u32>,
+    /// Doc ids below this go in `lens`.
+    bound: usize,
 }
 
 impl Lengths {
+    /// Empty lengths for an index of `chunks` chunks.
+    fn for_chunks(chunks: usize) -> Lengths {
+        let bound = chunks.saturating_add(1).saturating_mul(2 << CHUNK_BITS).saturating_add(1 << 20);
+        Lengths { lens: Vec::new(), far: HashMap::new(), bound }
+    }
+
+    /// The array's entries for docs `first..first + count`, grown to hold
+    /// them, or `None` when they are not all below the bound.
+    fn near(&mut self, first: i64, count: usize) -> Option<&mut [u32]> {
+        let first = usize::try_from(first).ok()?;
+        let end = first.checked_add(count).filter(|&e| e <= self.bound)?;
+        if self.lens.len() < end {
+            self.lens.resize(end, NONE);
+        }
+        Some(&mut self.lens[first..end])
+    }
+
+    /// Sets (or, with [`NONE`], clears) the length of `doc`.
+    fn set(&mut self, doc: i64, len: u32) {
+        match self.near(doc, 1) {
+            Some(slot) => slot[0] = len,
+            None if len == NONE => {
+                self.far.remove(&doc);
+            }
+            None => {
+                self.far.insert(doc, len);
+            }
+        }
+    }
+
     /// Every length of `field`: its chunks, and the chunks still marked
     /// dirty from the source table.
     pub(in crate::store) fn load(conn: &Connection, field: Field) -> anyhow::Result<Lengths> {
         let dirty: HashSet<i64> = dirty_chunks(conn, field)?.into_iter().collect();
-        let mut lens = Vec::new();
-        let mut stmt = conn.prepare_cached(sql(field).chunks)?;
+        let s = sql(field);
+        let chunks: i64 = conn.prepare_cached(s.count)?.query_row([], |r| r.get(0))?;
+        let mut lengths = Lengths::for_chunks(usize::try_from(chunks).unwrap_or(0) + dirty.len());
+        let mut stmt = conn.prepare_cached(s.chunks)?;
         let mut rows = stmt.query([])?;
         while let Some(row) = rows.next()? {
             let chunk: i64 = row.get(0)?;
-            if chunk < 0 || dirty.contains(&chunk) {
+            if dirty.contains(&chunk) {
                 continue;
             }
-            decode_into(chunk, row.get_ref(1)?.as_blob()?, &mut lens)?;
+            decode_into(chunk, row.get_ref(1)?.as_blob()?, &mut lengths)?;
         }
         for chunk in dirty {
-            let first = (chunk << CHUNK_BITS).max(0) as usize;
-            let end = first + (1 << CHUNK_BITS);
-            if lens.len() > first {
-                let to = end.min(lens.len());
-                lens[first..to].fill(NONE);
+            let first = chunk << CHUNK_BITS;
+            match lengths.near(first, 1 << CHUNK_BITS) {
+                Some(out) => out.fill(NONE),
+                None => lengths.far.retain(|&doc, _| chunk_of(doc) != chunk),
             }
             for (doc, len) in rows_of(conn, field, chunk)? {
-                let Ok(at) = usize::try_from(doc) else { continue };
-                if lens.len() <= at {
-                    lens.resize(at + 1, NONE);
-                }
-                lens[at] = len;
+                lengths.set(doc, len);
             }
         }
-        Ok(Lengths { lens })
+        Ok(lengths)
     }
 
     /// The length of `doc`, or `None` for a doc id without a document.
     #[inline(always)]
     pub(crate) fn get(&self, doc: i64) -> Option<u32> {
-        let len = *self.lens.get(usize::try_from(doc).ok()?)?;
+        let len = match self.lens.get(usize::try_from(doc).ok()?) {
+            Some(&len) => len,
+            None if self.far.is_empty() => return None,
+            None => *self.far.get(&doc)?,
+        };
         (len != NONE).then_some(len)
     }
 
     /// Lengths from `(doc, length)` pairs (tests).
     #[cfg(test)]
     pub(crate) fn from_pairs(pairs: impl IntoIterator<Item = (i64, u32)>) -> Lengths {
-        let mut lens = Vec::new();
+        let mut lengths = Lengths::for_chunks(0);
         for (doc, len) in pairs {
-            let at = doc as usize;
-            if lens.len() <= at {
-                lens.resize(at + 1, NONE);
-            }
-            lens[at] = len;
+            lengths.set(doc, len);
         }
-        Lengths { lens }
+        lengths
     }
 }
 
@@ -292,8 +326,8 @@ pub(in crate::store) fn stale_chunks(
         match stored.remove(&chunk) {
             None => stale.push((chunk, format!("docs {}..{} have no chunk", rows[0].0, rows[rows.len() - 1].0))),
             Some(data) if data != want => {
-                let mut lens = Vec::new();
-                let said = decode_into(chunk, &data, &mut lens).map(|()| Lengths { lens });
+                let mut lengths = Lengths::for_chunks(stored.len() + 1);
+                let said = decode_into(chunk, &data, &mut lengths).map(|()| lengths);
                 let what = match said {
                     Err(e) => e.to_string(),
                     Ok(l) => match rows.iter().find(|&&(doc, len)| l.get(doc) != Some(len)) {
@@ -323,9 +357,8 @@ mod tests {
         let rows = vec![(4096, 7), (4098, 0), (4099, 300)];
         let data = encode(1, &rows);
         assert_eq!(data.len(), 1 + 4 * 2, "a width byte, then up to the last doc");
-        let mut lens = Vec::new();
-        decode_into(1, &data, &mut lens).unwrap();
-        let l = Lengths { lens };
+        let mut l = Lengths::for_chunks(1);
+        decode_into(1, &data, &mut l).unwrap();
         assert_eq!(
             (l.get(4096), l.get(4097), l.get(4098), l.get(4099), l.get(4100)),
             (Some(7), None, Some(0), Some(300), None)
@@ -333,12 +366,19 @@ mod tests {
         assert_eq!(l.get(-1), None);
         let wide = encode(0, &[(1, 70_000), (2, 5)]);
         assert_eq!(wide[0], 4);
-        let mut lens = Vec::new();
-        decode_into(0, &wide, &mut lens).unwrap();
-        assert_eq!(Lengths { lens }.get(1), Some(70_000));
+        let mut l = Lengths::for_chunks(1);
+        decode_into(0, &wide, &mut l).unwrap();
+        assert_eq!(l.get(1), Some(70_000));
         for bad in [&[][..], &[3, 0, 0, 0][..], &[2, 0, 0, 0][..]] {
-            assert!(decode_into(0, bad, &mut Vec::new()).is_err(), "{bad:?} is malformed");
+            assert!(decode_into(0, bad, &mut Lengths::for_chunks(1)).is_err(), "{bad:?} is malformed");
         }
+        // A chunk far past the others (a doc id numbered by hand) is kept in
+        // the map, not an array of its size.
+        let far = 1i64 << 50;
+        let mut l = Lengths::for_chunks(1);
+        decode_into(far >> CHUNK_BITS, &encode(far >> CHUNK_BITS, &[(far + 3, 9)]), &mut l).unwrap();
+        assert!(l.lens.len() < 1 << 21, "{}", l.lens.len());
+        assert_eq!((l.get(far + 3), l.get(far + 2), l.get(far + 4)), (Some(9), None, None));
     }
 
     /// The chunks read back what the source holds, a chunk marked dirty
