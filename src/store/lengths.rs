@@ -17,11 +17,12 @@
 //! last, all ones (`0xFFFF` or `0xFFFFFFFF`) for a doc id without a
 //! document. Width 4 only when a length does not fit below `0xFFFF`.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
-use rusqlite::{Connection, params};
+use rusqlite::Connection;
 
 use super::blocks::Field;
+use super::chunked::{self, ChunkSql, Chunked};
 
 /// Documents per chunk: `2^CHUNK_BITS`.
 const CHUNK_BITS: u32 = 12;
@@ -32,43 +33,76 @@ fn chunk_of(doc: i64) -> i64 {
     doc >> CHUNK_BITS
 }
 
-/// The SQL of one field's lengths: its chunks, its marks and its source.
+/// The SQL of one field's lengths: its chunks and marks, and its source.
 struct Sql {
-    chunks: &'static str,
+    chunk: ChunkSql,
     count: &'static str,
-    put: &'static str,
-    remove: &'static str,
-    dirty: &'static str,
-    clear: &'static str,
     source_span: &'static str,
     source_all: &'static str,
     source_one: &'static str,
 }
 
-fn sql(field: Field) -> Sql {
+const PAPERS: Sql = Sql {
+    chunk: ChunkSql {
+        chunks: "SELECT chunk, data FROM paper_lengths ORDER BY chunk",
+        put: "INSERT OR REPLACE INTO paper_lengths (chunk, data) VALUES (?1, ?2)",
+        remove: "DELETE FROM paper_lengths WHERE chunk = ?1",
+        dirty: "SELECT chunk FROM paper_lengths_dirty ORDER BY chunk",
+        clear: "DELETE FROM paper_lengths_dirty",
+    },
+    count: "SELECT count(*) FROM paper_lengths",
+    source_span: "SELECT doc, doc_len FROM papers WHERE doc BETWEEN ?1 AND ?2 ORDER BY doc",
+    source_all: "SELECT doc, doc_len FROM papers ORDER BY doc",
+    source_one: "SELECT doc_len FROM papers WHERE doc = ?1",
+};
+
+const PASSAGES: Sql = Sql {
+    chunk: ChunkSql {
+        chunks: "SELECT chunk, data FROM passage_lengths ORDER BY chunk",
+        put: "INSERT OR REPLACE INTO passage_lengths (chunk, data) VALUES (?1, ?2)",
+        remove: "DELETE FROM passage_lengths WHERE chunk = ?1",
+        dirty: "SELECT chunk FROM passage_lengths_dirty ORDER BY chunk",
+        clear: "DELETE FROM passage_lengths_dirty",
+    },
+    count: "SELECT count(*) FROM passage_lengths",
+    source_span: "SELECT passage, len FROM passages WHERE passage BETWEEN ?1 AND ?2 ORDER BY passage",
+    source_all: "SELECT passage, len FROM passages ORDER BY passage",
+    source_one: "SELECT len FROM passages WHERE passage = ?1",
+};
+
+fn sql(field: Field) -> &'static Sql {
     match field {
-        Field::Papers => Sql {
-            chunks: "SELECT chunk, data FROM paper_lengths ORDER BY chunk",
-            count: "SELECT count(*) FROM paper_lengths",
-            put: "INSERT OR REPLACE INTO paper_lengths (chunk, data) VALUES (?1, ?2)",
-            remove: "DELETE FROM paper_lengths WHERE chunk = ?1",
-            dirty: "SELECT chunk FROM paper_lengths_dirty ORDER BY chunk",
-            clear: "DELETE FROM paper_lengths_dirty",
-            source_span: "SELECT doc, doc_len FROM papers WHERE doc BETWEEN ?1 AND ?2 ORDER BY doc",
-            source_all: "SELECT doc, doc_len FROM papers ORDER BY doc",
-            source_one: "SELECT doc_len FROM papers WHERE doc = ?1",
-        },
-        Field::Passages => Sql {
-            chunks: "SELECT chunk, data FROM passage_lengths ORDER BY chunk",
-            count: "SELECT count(*) FROM passage_lengths",
-            put: "INSERT OR REPLACE INTO passage_lengths (chunk, data) VALUES (?1, ?2)",
-            remove: "DELETE FROM passage_lengths WHERE chunk = ?1",
-            dirty: "SELECT chunk FROM passage_lengths_dirty ORDER BY chunk",
-            clear: "DELETE FROM passage_lengths_dirty",
-            source_span: "SELECT passage, len FROM passages WHERE passage BETWEEN ?1 AND ?2 ORDER BY passage",
-            source_all: "SELECT passage, len FROM passages ORDER BY passage",
-            source_one: "SELECT len FROM passages WHERE passage = ?1",
-        },
+        Field::Papers => &PAPERS,
+        Field::Passages => &PASSAGES,
+    }
+}
+
+/// One field's lengths as a chunked copy of its source.
+struct Copy(Field);
+
+impl Chunked for Copy {
+    type Row = (i64, u32);
+    fn sql(&self) -> &ChunkSql {
+        &sql(self.0).chunk
+    }
+    fn unit(&self) -> &'static str {
+        "doc"
+    }
+    fn key(row: &(i64, u32)) -> i64 {
+        row.0
+    }
+    fn encode(chunk: i64, rows: &[(i64, u32)]) -> Vec<u8> {
+        encode(chunk, rows)
+    }
+    fn differs(chunk: i64, data: &[u8], rows: &[(i64, u32)]) -> String {
+        let mut lengths = Lengths::for_chunks(1);
+        if let Err(e) = decode_into(chunk, data, &mut lengths) {
+            return e.to_string();
+        }
+        match rows.iter().find(|&&(doc, len)| lengths.get(doc) != Some(len)) {
+            Some(&(doc, len)) => format!("doc {doc}: the chunk says {:?}, the source {len}", lengths.get(doc)),
+            None => "it holds a length for a doc id without a document".to_string(),
+        }
     }
 }
 
@@ -141,7 +175,7 @@ fn rows_of(conn: &Connection, field: Field, chunk: i64) -> anyhow::Result<Vec<(i
 }
 
 fn dirty_chunks(conn: &Connection, field: Field) -> anyhow::Result<Vec<i64>> {
-    Ok(conn.prepare_cached(sql(field).dirty)?.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?)
+    chunked::dirty(conn, &sql(field).chunk)
 }
 
 /// Writes every chunk of both fields marked dirty again from its source (and
@@ -149,22 +183,7 @@ fn dirty_chunks(conn: &Connection, field: Field) -> anyhow::Result<Vec<i64>> {
 /// each write transaction, before it commits.
 pub(in crate::store) fn refresh(conn: &Connection) -> anyhow::Result<()> {
     for field in [Field::Papers, Field::Passages] {
-        let dirty = dirty_chunks(conn, field)?;
-        if dirty.is_empty() {
-            continue;
-        }
-        let s = sql(field);
-        let mut put = conn.prepare_cached(s.put)?;
-        let mut remove = conn.prepare_cached(s.remove)?;
-        for chunk in dirty {
-            let rows = rows_of(conn, field, chunk)?;
-            if rows.is_empty() {
-                remove.execute([chunk])?;
-            } else {
-                put.execute(params![chunk, encode(chunk, &rows)])?;
-            }
-        }
-        conn.prepare_cached(s.clear)?.execute([])?;
+        chunked::rewrite_dirty(conn, &Copy(field), |chunk| rows_of(conn, field, chunk))?;
     }
     Ok(())
 }
@@ -228,7 +247,7 @@ impl Lengths {
         let s = sql(field);
         let chunks: i64 = conn.prepare_cached(s.count)?.query_row([], |r| r.get(0))?;
         let mut lengths = Lengths::for_chunks(usize::try_from(chunks).unwrap_or(0) + dirty.len());
-        let mut stmt = conn.prepare_cached(s.chunks)?;
+        let mut stmt = conn.prepare_cached(s.chunk.chunks)?;
         let mut rows = stmt.query([])?;
         while let Some(row) = rows.next()? {
             let chunk: i64 = row.get(0)?;
@@ -305,47 +324,12 @@ pub(in crate::store) fn stale_chunks(
     field: Field,
     limit: usize,
 ) -> anyhow::Result<Vec<(i64, String)>> {
-    let s = sql(field);
-    let dirty: HashSet<i64> = dirty_chunks(conn, field)?.into_iter().collect();
-    let mut stored: std::collections::BTreeMap<i64, Vec<u8>> = Default::default();
-    for row in conn.prepare(s.chunks)?.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, Vec<u8>>(1)?)))? {
-        let (chunk, data) = row?;
-        stored.insert(chunk, data);
-    }
-    let mut by_chunk: std::collections::BTreeMap<i64, Vec<(i64, u32)>> = Default::default();
-    for row in conn.prepare(s.source_all)?.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))? {
+    let mut by_chunk: BTreeMap<i64, Vec<(i64, u32)>> = BTreeMap::new();
+    for row in conn.prepare(sql(field).source_all)?.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))? {
         let (doc, len) = row?;
         by_chunk.entry(chunk_of(doc)).or_default().push((doc, stored_len(doc, len)?));
     }
-    let mut stale = Vec::new();
-    for (&chunk, rows) in &by_chunk {
-        if dirty.contains(&chunk) {
-            continue;
-        }
-        let want = encode(chunk, rows);
-        match stored.remove(&chunk) {
-            None => stale.push((chunk, format!("docs {}..{} have no chunk", rows[0].0, rows[rows.len() - 1].0))),
-            Some(data) if data != want => {
-                let mut lengths = Lengths::for_chunks(stored.len() + 1);
-                let said = decode_into(chunk, &data, &mut lengths).map(|()| lengths);
-                let what = match said {
-                    Err(e) => e.to_string(),
-                    Ok(l) => match rows.iter().find(|&&(doc, len)| l.get(doc) != Some(len)) {
-                        Some(&(doc, len)) => format!("doc {doc}: the chunk says {:?}, the source {len}", l.get(doc)),
-                        None => "it holds a length for a doc id without a document".to_string(),
-                    },
-                };
-                stale.push((chunk, what));
-            }
-            Some(_) => {}
-        }
-    }
-    for chunk in stored.into_keys().filter(|c| !dirty.contains(c)) {
-        stale.push((chunk, "a chunk of no document".to_string()));
-    }
-    stale.sort();
-    stale.truncate(limit);
-    Ok(stale)
+    chunked::stale(conn, &Copy(field), &by_chunk, limit)
 }
 
 #[cfg(test)]

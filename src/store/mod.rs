@@ -35,6 +35,7 @@ mod explore;
 mod filter;
 mod lengths;
 pub use explore::Shared;
+mod chunked;
 mod citing;
 mod export;
 pub mod fetch;

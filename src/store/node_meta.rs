@@ -10,6 +10,8 @@ use std::collections::{HashMap, HashSet};
 
 use rusqlite::Connection;
 
+use super::chunked::{self, ChunkSql, Chunked};
+
 use crate::graph::Node;
 
 /// Nodes per chunk: `2^CHUNK_BITS`.
@@ -66,29 +68,42 @@ fn rows_of(conn: &Connection, chunk: i64) -> anyhow::Result<Vec<NodeRow>> {
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
+/// `node_meta` as a chunked copy of `nodes`.
+struct NodeMeta;
+
+const SQL: ChunkSql = ChunkSql {
+    chunks: "SELECT chunk, data FROM node_meta",
+    put: "INSERT OR REPLACE INTO node_meta (chunk, data) VALUES (?1, ?2)",
+    remove: "DELETE FROM node_meta WHERE chunk = ?1",
+    dirty: "SELECT chunk FROM node_meta_dirty ORDER BY chunk",
+    clear: "DELETE FROM node_meta_dirty",
+};
+
+impl Chunked for NodeMeta {
+    type Row = NodeRow;
+    fn sql(&self) -> &ChunkSql {
+        &SQL
+    }
+    fn unit(&self) -> &'static str {
+        "node"
+    }
+    fn key(row: &NodeRow) -> i64 {
+        row.0
+    }
+    fn encode(chunk: i64, rows: &[NodeRow]) -> Vec<u8> {
+        encode(chunk, rows)
+    }
+    fn differs(_chunk: i64, data: &[u8], rows: &[NodeRow]) -> String {
+        let node = rows.iter().find(|r| decode(data, r.0) != (r.1, r.2)).map_or(rows[0].0, |r| r.0);
+        format!("node {node}: the chunk says {:?}, nodes says otherwise", decode(data, node))
+    }
+}
+
 /// Writes every chunk marked in `node_meta_dirty` again from `nodes` (and
 /// drops a chunk left without nodes), then clears the marks. Run inside
 /// each write transaction, before it commits.
 pub(in crate::store) fn refresh(conn: &Connection) -> anyhow::Result<()> {
-    let dirty: Vec<i64> = conn
-        .prepare_cached("SELECT chunk FROM node_meta_dirty ORDER BY chunk")?
-        .query_map([], |r| r.get(0))?
-        .collect::<Result<_, _>>()?;
-    if dirty.is_empty() {
-        return Ok(());
-    }
-    let mut put = conn.prepare_cached("INSERT OR REPLACE INTO node_meta (chunk, data) VALUES (?1, ?2)")?;
-    let mut remove = conn.prepare_cached("DELETE FROM node_meta WHERE chunk = ?1")?;
-    for chunk in dirty {
-        let rows = rows_of(conn, chunk)?;
-        if rows.is_empty() {
-            remove.execute([chunk])?;
-        } else {
-            put.execute(rusqlite::params![chunk, encode(chunk, &rows)])?;
-        }
-    }
-    conn.execute("DELETE FROM node_meta_dirty", [])?;
-    Ok(())
+    chunked::rewrite_dirty(conn, &NodeMeta, |chunk| rows_of(conn, chunk))
 }
 
 /// Calls `each(i, doc, year)` for every node `nodes[i]` (sorted, no
@@ -110,10 +125,7 @@ pub(in crate::store) fn doc_years(
     if runs.is_empty() {
         return Ok(());
     }
-    let dirty: HashSet<i64> = conn
-        .prepare_cached("SELECT chunk FROM node_meta_dirty")?
-        .query_map([], |r| r.get(0))?
-        .collect::<Result<_, _>>()?;
+    let dirty: HashSet<i64> = chunked::dirty(conn, &SQL)?.into_iter().collect();
     let mut clean: Vec<i64> = runs.keys().copied().filter(|c| !dirty.contains(c)).collect();
     clean.sort_unstable();
     if let (Some(&first), Some(&last)) = (clean.first(), clean.last()) {
@@ -161,46 +173,13 @@ fn read_in_order(chunks: &[i64]) -> bool {
 /// those marked dirty, which readers take from `nodes`), as `(chunk,
 /// what differs)`, at most `limit`.
 pub(in crate::store) fn stale_chunks(conn: &Connection, limit: usize) -> anyhow::Result<Vec<(i64, String)>> {
-    let dirty: HashSet<i64> = conn
-        .prepare_cached("SELECT chunk FROM node_meta_dirty")?
-        .query_map([], |r| r.get(0))?
-        .collect::<Result<_, _>>()?;
-    let mut stored: HashMap<i64, Vec<u8>> = HashMap::new();
-    let mut stmt = conn.prepare("SELECT chunk, data FROM node_meta")?;
-    for row in stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, Vec<u8>>(1)?)))? {
-        let (chunk, data) = row?;
-        stored.insert(chunk, data);
-    }
     let mut by_chunk: std::collections::BTreeMap<i64, Vec<NodeRow>> = Default::default();
     let mut all = conn.prepare("SELECT node, doc, year FROM nodes ORDER BY node")?;
     for row in all.query_map([], |r| Ok((r.get::<_, Node>(0)?, r.get(1)?, r.get(2)?)))? {
         let row = row?;
         by_chunk.entry(chunk_of(row.0)).or_default().push(row);
     }
-    let mut stale = Vec::new();
-    for (&chunk, rows) in &by_chunk {
-        if dirty.contains(&chunk) {
-            continue;
-        }
-        let want = encode(chunk, rows);
-        match stored.remove(&chunk) {
-            None => stale.push((chunk, format!("nodes {}..{} have no chunk", rows[0].0, rows[rows.len() - 1].0))),
-            Some(data) if data != want => {
-                let node = rows.iter().find(|r| decode(&data, r.0) != (r.1, r.2)).map_or(rows[0].0, |r| r.0);
-                stale.push((
-                    chunk,
-                    format!("node {node}: the chunk says {:?}, nodes says otherwise", decode(&data, node)),
-                ));
-            }
-            Some(_) => {}
-        }
-    }
-    for chunk in stored.into_keys().filter(|c| !dirty.contains(c)) {
-        stale.push((chunk, "a chunk of no node".to_string()));
-    }
-    stale.sort();
-    stale.truncate(limit);
-    Ok(stale)
+    chunked::stale(conn, &NodeMeta, &by_chunk, limit)
 }
 
 #[cfg(test)]
