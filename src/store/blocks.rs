@@ -26,15 +26,7 @@ use super::lengths::{Lengths, length_of};
 /// The most postings a block holds.
 pub(crate) const BLOCK_SIZE: usize = 128;
 
-/// Which postings a block belongs to: the papers' title + abstract
-/// (`posting_blocks`, keyed by paper doc id) or the passages' text
-/// (`passage_blocks`, keyed by passage id; migration 010). The two tables
-/// have one layout; each statement is written out once per table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Field {
-    Papers,
-    Passages,
-}
+pub(crate) use super::field::Field;
 
 impl Field {
     /// The statement reading every block of a term, in doc order

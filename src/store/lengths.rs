@@ -21,8 +21,8 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use rusqlite::Connection;
 
-use super::blocks::Field;
 use super::chunked::{self, ChunkSql, Chunked};
+use super::field::Field;
 
 /// Documents per chunk: `2^CHUNK_BITS`.
 const CHUNK_BITS: u32 = 12;

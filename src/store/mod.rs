@@ -32,6 +32,7 @@ pub(crate) mod documents;
 mod edges;
 mod explain;
 mod explore;
+mod field;
 mod filter;
 mod lengths;
 pub use explore::Shared;
