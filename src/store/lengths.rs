@@ -292,14 +292,15 @@ impl Lengths {
 }
 
 /// Each field's lengths as a [`super::Store`] last loaded them, with the
-/// `PRAGMA data_version` they were loaded at.
-pub(in crate::store) type Cache = std::cell::RefCell<[Option<(i64, std::rc::Rc<Lengths>)>; 2]>;
+/// `PRAGMA data_version` they were loaded at (an `Arc`, so that a `Store`
+/// stays `Send`, as its connection is).
+pub(in crate::store) type Cache = std::cell::RefCell<[Option<(i64, std::sync::Arc<Lengths>)>; 2]>;
 
 impl super::Store {
     /// `field`'s lengths, loaded once and kept while no other connection
     /// writes the file (`PRAGMA data_version` moves when one commits; this
     /// connection only reads).
-    pub(in crate::store) fn lengths(&self, field: Field) -> anyhow::Result<std::rc::Rc<Lengths>> {
+    pub(in crate::store) fn lengths(&self, field: Field) -> anyhow::Result<std::sync::Arc<Lengths>> {
         let version: i64 = self.conn.query_row("PRAGMA data_version", [], |r| r.get(0))?;
         let slot = match field {
             Field::Papers => 0,
@@ -310,7 +311,7 @@ impl super::Store {
                 return Ok(l.clone());
             }
         }
-        let loaded = std::rc::Rc::new(Lengths::load(&self.conn, field)?);
+        let loaded = std::sync::Arc::new(Lengths::load(&self.conn, field)?);
         self.lengths.borrow_mut()[slot] = Some((version, loaded.clone()));
         Ok(loaded)
     }
@@ -335,6 +336,14 @@ pub(in crate::store) fn stale_chunks(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The lengths' cache keeps a `Store` movable to another thread, as its
+    /// connection is (a server may hand one to a worker).
+    #[test]
+    fn a_store_stays_send() {
+        fn send<T: Send>() {}
+        send::<super::super::Store>();
+    }
 
     #[test]
     fn a_chunk_holds_each_doc_at_its_place_and_gaps_as_none() {
