@@ -3,8 +3,9 @@
 //! migration 020): BM25 needs the length of every paper whose posting it
 //! scores. A posting held it until schema 20, as its third varint: 43 % of
 //! the postings' bytes, the same number repeated in each of a paper's ~130
-//! postings. Now a reader loads a field's lengths once (2 bytes a paper:
-//! 2 MB at 1M papers) and a block's decoder looks each doc up.
+//! postings. Now a reader loads a field's lengths once (2 bytes a paper in
+//! the file, 4 in memory: 4 MB at 1M papers) and a block's decoder looks
+//! each doc up.
 //!
 //! `papers` and `passages` stay the source, as `nodes` is for `node_meta`:
 //! triggers mark the chunk of a row inserted, changed or deleted in the
