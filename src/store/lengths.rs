@@ -302,7 +302,7 @@ impl super::Store {
     /// writes the file (`PRAGMA data_version` moves when one commits; this
     /// connection only reads).
     pub(in crate::store) fn lengths(&self, field: Field) -> anyhow::Result<std::sync::Arc<Lengths>> {
-        let version: i64 = self.conn.query_row("PRAGMA data_version", [], |r| r.get(0))?;
+        let version: i64 = self.conn.prepare_cached("PRAGMA data_version")?.query_row([], |r| r.get(0))?;
         let slot = match field {
             Field::Papers => 0,
             Field::Passages => 1,
