@@ -17,6 +17,7 @@ pub mod chunk;
 pub mod dense;
 pub mod model;
 pub mod passages;
+pub mod quant;
 #[cfg(any(test, feature = "test-support"))]
 pub mod tiny;
 pub mod vectors;
@@ -30,6 +31,7 @@ pub use chunk::ChunkIndex;
 pub use dense::DenseIndex;
 pub use model::{Embedder, ModelInfo};
 pub use passages::{PassageIndex, PassageReport};
+pub use quant::PaperVectors;
 
 use crate::failpoint::failpoint_at;
 use crate::store::{Notes, Store, Writable, explain};
@@ -270,7 +272,8 @@ fn embed_batch(embedder: &Embedder, jobs: &[Job], batch: usize) -> anyhow::Resul
 pub struct SemanticIndex {
     pub embedder: Embedder,
     pub stored: StoredModel,
-    pub docs: DenseIndex,
+    /// The papers' vectors, scanned from their codes at each query.
+    pub docs: PaperVectors,
     pub chunks: Option<ChunkIndex>,
     /// Seconds spent loading the model, and the vectors.
     pub model_secs: f64,
@@ -322,7 +325,7 @@ impl SemanticIndex {
             );
         };
         let loading = Instant::now();
-        let docs = vectors::load_dense(store, stored.model_id, stored.dim)
+        let docs = PaperVectors::open(store, stored.model_id, stored.dim)
             .with_context(|| format!("cannot read the vectors of {db}"))?;
         if docs.is_empty() {
             bail!("{db} has no vectors for {}; run `litindex --db {db} embed` first", stored.name);

@@ -188,7 +188,7 @@ pub(crate) fn fuse(
     lexical: &[Candidate],
     dense: &[Candidate],
     lexical_of: impl FnOnce(&[i64]) -> anyhow::Result<DocScores>,
-    cos: impl Fn(i64) -> Option<f64>,
+    cos: impl Fn(i64) -> anyhow::Result<Option<f64>>,
 ) -> anyhow::Result<Fused> {
     match fusion {
         Fusion::Rrf => {
@@ -206,8 +206,10 @@ pub(crate) fn fuse(
             union.sort_unstable();
             union.dedup();
             let scores = lexical_of(&union)?;
-            let pairs: Vec<(i64, f64, f64)> =
-                union.iter().map(|&d| (d, scores.get(&d).copied().unwrap_or(0.0), cos(d).unwrap_or(0.0))).collect();
+            let pairs: Vec<(i64, f64, f64)> = union
+                .iter()
+                .map(|&d| Ok((d, scores.get(&d).copied().unwrap_or(0.0), cos(d)?.unwrap_or(0.0))))
+                .collect::<anyhow::Result<_>>()?;
             let range = |f: fn(&(i64, f64, f64)) -> f64| {
                 pairs.iter().map(f).fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| (lo.min(x), hi.max(x)))
             };
@@ -233,8 +235,15 @@ fn semantic_stage(
 ) -> anyhow::Result<FirstStage> {
     let qv = index.embed_query(query)?;
     let k = p.dense_k.max(depth);
-    let dense: Vec<Candidate> = index.docs.top_k(&qv, k);
-    let cos = |doc: i64| index.docs.score(doc, &qv).map(f64::from);
+    let dense: Vec<Candidate> = index.docs.top_k(store, &qv, k)?;
+    // The dense list's papers were scored by the scan; the others are read.
+    let known: DocScores = dense.iter().map(|c| (c.doc, c.score)).collect();
+    let cos = |doc: i64| -> anyhow::Result<Option<f64>> {
+        match known.get(&doc) {
+            Some(&s) => Ok(Some(s)),
+            None => Ok(index.docs.score(store, doc, &qv)?.map(f64::from)),
+        }
+    };
     let (list, mut outside): (Vec<Candidate>, Outside) = match p.mode {
         Mode::Bm25 => unreachable!("bm25 has no semantic stage"),
         Mode::Dense => (dense, Outside::Dense { rerank: None }),
@@ -257,7 +266,10 @@ fn semantic_stage(
         let n = p.rerank.min(list.len());
         for c in &list[..n] {
             // A paper without chunks (one sentence, or none) is its own best chunk.
-            let best = chunks.best(c.doc, &qv).map(|(_, s)| f64::from(s)).or_else(|| cos(c.doc)).unwrap_or(0.0);
+            let best = match chunks.best(c.doc, &qv) {
+                Some((_, s)) => f64::from(s),
+                None => cos(c.doc)?.unwrap_or(0.0),
+            };
             rerank.insert(c.doc, best);
         }
         let floor = rerank.values().copied().fold(f64::INFINITY, f64::min);

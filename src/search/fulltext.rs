@@ -177,7 +177,7 @@ fn semantic_ranked(
                 &head,
                 &dense,
                 |union| Ok(union.iter().filter_map(|d| scores.get(d).map(|&x| (*d, x))).collect()),
-                |passage| s.index.vectors.score(passage, &qv).map(f64::from),
+                |passage| Ok(s.index.vectors.score(passage, &qv).map(f64::from)),
             )?
             .list;
             let n = fused.len();

@@ -358,19 +358,21 @@ impl<'a> Retriever for Local<'a> {
         let first = self.first()?;
         let scores = expanded.as_ref().unwrap_or(&own);
         let dense = self.semantic.map(|s| &s.docs).filter(|_| first.mode != Mode::Bm25);
-        Ok(docs
-            .iter()
+        docs.iter()
             .map(|doc| {
-                let cos = dense.and_then(|d| d.score(*doc, &first.query_vector)).map(f64::from);
+                let cos = match dense {
+                    Some(d) => d.score(self.store, *doc, &first.query_vector)?.map(f64::from),
+                    None => None,
+                };
                 let bm25_first = scores.get(doc).copied().unwrap_or(0.0);
-                PaperScores {
+                Ok(PaperScores {
                     bm25: own.get(doc).copied().unwrap_or(0.0),
                     first: first.score(*doc, bm25_first, cos).max(0.0),
                     dense: cos,
                     rerank: first.rerank.get(doc).copied(),
-                }
+                })
             })
-            .collect())
+            .collect()
     }
 
     fn graph(&self) -> &SearchGraph<'a> {

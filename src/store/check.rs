@@ -176,6 +176,22 @@ const QUERIES: &[(&str, &str, &str, Render)] = &[
         |r| format!("watch {} has flags that are not a JSON array of strings", quoted(&r[0])),
     ),
     (
+        "vector-dim",
+        "every paper vector has its model's dimension",
+        "SELECT v.model_id, v.doc, length(v.vector), m.dim FROM vectors AS v
+         LEFT JOIN embed_models AS m ON m.model_id = v.model_id
+         WHERE m.model_id IS NULL OR length(v.vector) IS NOT 4 * m.dim ORDER BY 1, 2",
+        |r| {
+            format!(
+                "doc {}: vector of {} bytes for model {}, whose dimension is {}",
+                text(&r[1]),
+                text(&r[2]),
+                text(&r[0]),
+                text(&r[3])
+            )
+        },
+    ),
+    (
         "passage-vector-passage",
         "every passage vector belongs to a stored passage",
         "SELECT v.model_id, v.passage FROM passage_vectors AS v
@@ -220,6 +236,7 @@ pub(crate) fn check(conn: &Connection) -> CheckReport {
     invariants.push(settings(conn));
     invariants.push(super::fetch::check_responses(conn));
     invariants.push(passage_postings(conn));
+    invariants.push(vector_codes(conn));
     let count = |sql: &str| conn.query_row(sql, [], |r| r.get::<_, i64>(0)).map(|n| n.max(0) as u64).unwrap_or(0);
     CheckReport {
         ok: invariants.iter().all(|i| i.ok),
@@ -248,6 +265,19 @@ fn passage_postings(conn: &Connection) -> InvariantResult {
         Ok(problems) => {
             let n = problems.len() as u64;
             result(NAME, DESCRIPTION, n, problems.into_iter().take(5).collect())
+        }
+        Err(e) => result(NAME, DESCRIPTION, 1, vec![format!("could not be evaluated: {e:#}")]),
+    }
+}
+
+fn vector_codes(conn: &Connection) -> InvariantResult {
+    const NAME: &str = "vector-codes";
+    const DESCRIPTION: &str =
+        "the chunks of vector codes (vector_codes) are those of the paper vectors, and nothing else";
+    match super::vector_codes::stale_chunks(conn, usize::MAX) {
+        Ok(problems) => {
+            let n = problems.len() as u64;
+            result(NAME, DESCRIPTION, n, problems.into_iter().take(EXAMPLES).collect())
         }
         Err(e) => result(NAME, DESCRIPTION, 1, vec![format!("could not be evaluated: {e:#}")]),
     }

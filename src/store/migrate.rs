@@ -27,6 +27,7 @@ pub(super) const MIGRATIONS: &[(&str, &str)] = &[
     ("018_adjacency_lists.sql", include_str!("../../migrations/018_adjacency_lists.sql")),
     ("019_slim_records.sql", include_str!("../../migrations/019_slim_records.sql")),
     ("020_doc_lengths.sql", include_str!("../../migrations/020_doc_lengths.sql")),
+    ("021_vector_codes.sql", include_str!("../../migrations/021_vector_codes.sql")),
 ];
 
 /// The schema version this binary writes and reads.
@@ -70,6 +71,10 @@ fn apply(conn: &mut Connection, current: i64) -> anyhow::Result<()> {
             super::blocks_legacy::drop_lengths(&tx)
                 .context("migration 020_doc_lengths.sql failed: cannot rewrite the postings blocks")?;
             super::lengths::refresh(&tx).context("migration 020_doc_lengths.sql failed: cannot fill the lengths")?;
+        }
+        if *name == "021_vector_codes.sql" {
+            super::vector_codes::refresh(&tx)
+                .context("migration 021_vector_codes.sql failed: cannot fill the vector codes")?;
         }
         tx.pragma_update(None, "user_version", version)?;
     }

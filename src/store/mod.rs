@@ -63,6 +63,7 @@ mod walk;
 pub use screen_reads::Neighbourhood;
 pub use screening::{CandidateRow, DecisionRow, ReviewRow};
 mod summary;
+pub(crate) mod vector_codes;
 pub mod vectors;
 pub mod watches;
 pub mod zotero;
@@ -416,6 +417,7 @@ pub(in crate::store) fn write_transaction_of<T>(
     if written == Written::Content {
         node_meta::refresh(&tx).context("cannot write the walk's chunks of doc ids and years")?;
         lengths::refresh(&tx).context("cannot write the chunks of document lengths")?;
+        vector_codes::refresh(&tx).context("cannot write the chunks of vector codes")?;
         tx.execute("UPDATE index_generation SET generation = generation + 1 WHERE id = 1", [])
             .context("cannot move the index's generation on")?;
     }

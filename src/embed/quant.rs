@@ -1,0 +1,366 @@
+//! Exact nearest neighbours over the papers' int8 codes
+//! (`store::vector_codes`): every paper's score is bounded from its codes
+//! and the query's, the `k` best lower bounds set a floor, and only the
+//! papers whose upper bound reaches it are scored again with their f32
+//! vectors, by the same [`dot`] the f32 scan used. So the top `k` are the
+//! f32 scan's own, ties and scores included, while a search reads a
+//! quarter of the bytes and keeps no matrix in memory.
+//!
+//! The bound. A stored vector is `v = s·c + w` with `|w_j| ≤ s/2`; the
+//! query is `q = t·d + r` with `d` in i16 and `|r_j| ≤ t/2`. With
+//! `a = s·t·Σ d_j c_j` (exact in integers),
+//! `q·v − a = t·Σ d_j w_j + Σ r_j v_j`, so
+//! `|q·v − a| ≤ s/2·(‖q‖₁ + dim·t/2) + t/2·‖v‖₁`, with `‖v‖₁` bounded by the
+//! stored `b`; the f32 dot product's own rounding adds at most
+//! `dim·ε·‖q‖₁·max|v_j|`. Every factor is rounded up.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use crate::candidate::{Candidate, top_k};
+use crate::store::Store;
+
+use super::dense::{dot, extend_from_le_bytes};
+
+/// The papers' vectors of one model, scanned from their codes.
+#[derive(Debug, Clone)]
+pub struct PaperVectors {
+    model_id: i64,
+    dim: usize,
+    len: usize,
+}
+
+/// A query's integer form and what its bound needs.
+struct Query {
+    /// The query in i16 (`q ≈ t·d`).
+    d: Vec<i16>,
+    /// The step `t`.
+    t: f64,
+    /// `e = s·per_scale + b·per_bound`: a vector's error bound from its scale `s` and L1 bound `b`.
+    per_scale: f64,
+    per_bound: f64,
+}
+
+impl Query {
+    fn new(q: &[f32]) -> Query {
+        let dim = q.len().max(1);
+        // |d_j| · 127 · dim stays below i32::MAX, so the integer sum cannot overflow.
+        let top = (i32::MAX as usize / (127 * dim)).min(i16::MAX as usize) as f64;
+        let max = q.iter().fold(0f32, |m, x| m.max(x.abs())) as f64;
+        let t = if max > 0.0 { max / top } else { 1.0 };
+        let d = q.iter().map(|&x| (f64::from(x) / t).round().clamp(-top, top) as i16).collect();
+        let l1: f64 = q.iter().map(|x| f64::from(x.abs())).sum();
+        let eps = f64::from(f32::EPSILON);
+        // s/2·(‖q‖₁ + dim·t/2), and the f32 dot's rounding (max |v_j| ≤ 127.5·s).
+        let per_scale = (0.5 * (l1 + dim as f64 * t / 2.0) + 2.0 * dim as f64 * eps * l1 * 127.5) * 1.001;
+        Query { d, t, per_scale, per_bound: t / 2.0 * 1.001 }
+    }
+}
+
+/// `Σ d_j·c_j` in integers (written so the compiler vectorises it).
+#[inline]
+fn int_dot(d: &[i16], c: &[i8]) -> i32 {
+    let mut acc = [0i32; 16];
+    let (cd, cc) = (d.chunks_exact(16), c.chunks_exact(16));
+    let (rd, rc) = (cd.remainder(), cc.remainder());
+    for (x, y) in cd.zip(cc) {
+        for i in 0..16 {
+            acc[i] += i32::from(x[i]) * i32::from(y[i]);
+        }
+    }
+    let mut sum: i32 = acc.iter().sum();
+    for (x, y) in rd.iter().zip(rc) {
+        sum += i32::from(*x) * i32::from(*y);
+    }
+    sum
+}
+
+/// A candidate of the scan: its doc and the upper bound of its score.
+#[derive(Clone, Copy)]
+struct Upper {
+    doc: i64,
+    upper: f64,
+}
+
+/// The `k` largest lower bounds seen, and the candidates whose upper bound
+/// reaches the smallest of them.
+struct Floor {
+    k: usize,
+    lowers: BinaryHeap<Reverse<OrdF64>>,
+    candidates: Vec<Upper>,
+}
+
+#[derive(PartialEq, PartialOrd, Clone, Copy)]
+struct OrdF64(f64);
+impl Eq for OrdF64 {}
+impl Ord for OrdF64 {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&other.0)
+    }
+}
+
+impl Floor {
+    fn new(k: usize) -> Floor {
+        Floor { k, lowers: BinaryHeap::with_capacity(k + 1), candidates: Vec::new() }
+    }
+
+    /// The floor: no paper scoring below it can be among the `k` best.
+    fn level(&self) -> f64 {
+        if self.lowers.len() < self.k {
+            f64::NEG_INFINITY
+        } else {
+            self.lowers.peek().map_or(f64::NEG_INFINITY, |l| l.0.0)
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, doc: i64, approx: f64, err: f64) {
+        let (lower, upper) = (approx - err, approx + err);
+        if upper < self.level() {
+            return;
+        }
+        if self.lowers.len() < self.k {
+            self.lowers.push(Reverse(OrdF64(lower)));
+        } else if lower > self.level() {
+            self.lowers.pop();
+            self.lowers.push(Reverse(OrdF64(lower)));
+        }
+        self.candidates.push(Upper { doc, upper });
+        if self.candidates.len() >= 2 * self.k + 4096 {
+            self.prune();
+        }
+    }
+
+    fn prune(&mut self) {
+        let level = self.level();
+        self.candidates.retain(|c| c.upper >= level);
+    }
+}
+
+impl PaperVectors {
+    /// The vectors of `model_id` (dimension `dim`) in `store`.
+    pub fn open(store: &Store, model_id: i64, dim: usize) -> anyhow::Result<PaperVectors> {
+        let len = usize::try_from(store.vector_code_count(model_id)?).unwrap_or(usize::MAX);
+        Ok(PaperVectors { model_id, dim, len })
+    }
+
+    /// How many vectors the model has (their papers indexed or not).
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn dim(&self) -> usize {
+        self.dim
+    }
+
+    /// The f32 vector of `doc`, when its paper is indexed and has one.
+    pub fn vector(&self, store: &Store, doc: i64) -> anyhow::Result<Option<Vec<f32>>> {
+        let Some(bytes) = store.paper_vector(self.model_id, doc)? else { return Ok(None) };
+        anyhow::ensure!(
+            bytes.len() == self.dim * 4,
+            "the stored vector of doc {doc} has {} bytes, expected {} ({} dimensions)",
+            bytes.len(),
+            self.dim * 4,
+            self.dim
+        );
+        let mut v = Vec::with_capacity(self.dim);
+        extend_from_le_bytes(&mut v, &bytes);
+        Ok(Some(v))
+    }
+
+    /// The dot product of `query` with the vector of `doc` (the cosine, for unit vectors).
+    pub fn score(&self, store: &Store, doc: i64, query: &[f32]) -> anyhow::Result<Option<f32>> {
+        Ok(self.vector(store, doc)?.map(|v| dot(&v, query)))
+    }
+
+    /// The `k` best papers for `query` as candidates (doc, score), best
+    /// first, ties by doc: those of a scan of every f32 vector.
+    pub fn top_k(&self, store: &Store, query: &[f32], k: usize) -> anyhow::Result<Vec<Candidate>> {
+        anyhow::ensure!(query.len() == self.dim, "the query has {} dimensions, the vectors {}", query.len(), self.dim);
+        if k == 0 {
+            return Ok(Vec::new());
+        }
+        let q = Query::new(query);
+        let mut floor = Floor::new(k);
+        store.for_each_code_chunk(self.model_id, self.dim, |chunk| {
+            let codes = chunk.codes();
+            for r in 0..chunk.len() {
+                if !chunk.indexed(r) {
+                    continue;
+                }
+                let s = f64::from(chunk.scale(r));
+                let c = &codes[r * self.dim..(r + 1) * self.dim];
+                let approx = s * q.t * f64::from(int_dot(&q.d, c));
+                let err = s * q.per_scale + f64::from(chunk.bound(r)) * q.per_bound + 1e-9;
+                floor.push(chunk.doc(r), approx, err);
+            }
+            Ok(())
+        })?;
+        floor.prune();
+        let mut docs: Vec<i64> = floor.candidates.iter().map(|c| c.doc).collect();
+        docs.sort_unstable();
+        let mut scored = Vec::with_capacity(docs.len());
+        for doc in docs {
+            if let Some(s) = self.score(store, doc, query)? {
+                scored.push(Candidate { doc, score: f64::from(s) });
+            }
+        }
+        Ok(top_k(scored, k))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::vector_codes::quantise;
+
+    /// The bound holds: for seeded vectors and queries, the f32 dot product
+    /// lies within the error of the integer approximation.
+    #[test]
+    fn the_f32_score_lies_within_the_bound() {
+        let mut state = 7u64;
+        let mut next = || {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((state >> 33) as f32 / (1u64 << 31) as f32) - 0.5
+        };
+        for dim in [1usize, 3, 16, 17, 384, 1024] {
+            for _ in 0..50 {
+                let v: Vec<f32> = (0..dim).map(|_| next()).collect();
+                let qv: Vec<f32> = (0..dim).map(|_| next() * 3.0).collect();
+                let (s, c) = quantise(&v);
+                let l1: f32 = c.iter().map(|&x| f32::from(x).abs()).sum::<f32>() + dim as f32 / 2.0;
+                let b = s * l1 * 1.0001;
+                let q = Query::new(&qv);
+                let approx = f64::from(s) * q.t * f64::from(int_dot(&q.d, &c));
+                let err = f64::from(s) * q.per_scale + f64::from(b) * q.per_bound + 1e-9;
+                let exact = f64::from(dot(&v, &qv));
+                assert!((exact - approx).abs() <= err, "dim {dim}: {exact} vs {approx} ± {err}");
+                // The bound is useful: not wider than a tenth of the vectors' spread.
+                if dim >= 16 {
+                    assert!(err < 0.1 * f64::from(s) * 127.0 * qv.iter().map(|x| x.abs()).sum::<f32>() as f64);
+                }
+            }
+        }
+    }
+
+    /// Papers 1..=9000 (three chunks of doc ids) with vectors whose
+    /// coordinates are one of five values, so that equal scores are common;
+    /// vectors of docs 9001..=9100 whose papers do not exist, and one of the
+    /// wrong size. Written by hand (as a user's sqlite3 would), so every
+    /// chunk is still marked dirty.
+    fn index(dir: &std::path::Path) -> (std::path::PathBuf, Vec<(i64, Vec<f32>)>) {
+        let path = dir.join("v.db");
+        crate::store::create_index(&path, crate::analyzer::Analyzer::Plain, crate::bm25::Bm25::default(), |_| Ok(()))
+            .unwrap();
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.execute_batch("BEGIN; INSERT INTO embed_models VALUES (1, 'm', 8, '/m', 'f', 8, 't', 't');").unwrap();
+        let mut state = 3u64;
+        let mut rows = Vec::new();
+        for doc in 1..=9100i64 {
+            if doc <= 9000 {
+                conn.execute(
+                    "INSERT INTO papers (doc, id, title, source, doc_len) VALUES (?1, ?2, 't', 'paper', 3)",
+                    rusqlite::params![doc, format!("p{doc}")],
+                )
+                .unwrap();
+            }
+            let v: Vec<f32> = (0..8)
+                .map(|_| {
+                    state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    ((state >> 33) % 5) as f32 / 2.0 - 1.0
+                })
+                .collect();
+            conn.execute(
+                "INSERT INTO vectors VALUES (1, ?1, 'h', 0, ?2)",
+                rusqlite::params![doc, super::super::dense::to_le_bytes(&v)],
+            )
+            .unwrap();
+            if doc <= 9000 {
+                rows.push((doc, v));
+            }
+        }
+        conn.execute("INSERT INTO vectors VALUES (1, 9200, 'h', 0, x'00')", []).unwrap();
+        conn.execute_batch("COMMIT").unwrap();
+        (path, rows)
+    }
+
+    fn agree(path: &std::path::Path, rows: &[(i64, Vec<f32>)]) {
+        let store = Store::open(path).unwrap();
+        let vectors = PaperVectors::open(&store, 1, 8).unwrap();
+        let mut dense = super::super::DenseIndex::new(8);
+        for (doc, v) in rows {
+            dense.push(*doc, v);
+        }
+        let queries = [
+            [1.0f32, 0.5, 0.0, -0.5, -1.0, 0.25, 0.0, 1.0],
+            [0.1; 8],
+            [0.0; 8],
+            [-1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ];
+        for q in &queries {
+            for k in [1, 3, 10, 100, 4095, 9001, 20_000] {
+                let key = |c: &[Candidate]| c.iter().map(|c| (c.doc, c.score.to_bits())).collect::<Vec<_>>();
+                assert_eq!(key(&vectors.top_k(&store, q, k).unwrap()), key(&dense.top_k(q, k)), "k {k}, query {q:?}");
+            }
+            for doc in [1, 4096, 9000, 9001, 9200, 77_777] {
+                assert_eq!(vectors.score(&store, doc, q).unwrap(), dense.score(doc, q), "doc {doc}");
+            }
+        }
+    }
+
+    /// The codes' top k is the f32 scan's, scores and ties included:
+    /// chunks still marked dirty (read from `vectors`), written, and after
+    /// an edit and a deleted paper.
+    #[test]
+    fn the_top_k_is_the_f32_scans_whether_the_chunks_are_written_or_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, mut rows) = index(dir.path());
+        agree(&path, &rows);
+        {
+            let conn = rusqlite::Connection::open(&path).unwrap();
+            crate::store::vector_codes::refresh(&conn).unwrap();
+            let dirty: i64 = conn.query_row("SELECT count(*) FROM vector_codes_dirty", [], |r| r.get(0)).unwrap();
+            let chunks: i64 = conn.query_row("SELECT count(*) FROM vector_codes", [], |r| r.get(0)).unwrap();
+            assert_eq!((dirty, chunks), (0, 3));
+        }
+        let store = Store::open(&path).unwrap();
+        assert_eq!(PaperVectors::open(&store, 1, 8).unwrap().len(), 9100, "the papers' and the orphans'");
+        let report = store.check();
+        // (The hand-made papers have no postings; only the vectors' invariants are of this test.)
+        let of = |name: &str| report.invariants.iter().find(|i| i.name == name).unwrap();
+        assert!(of("vector-codes").ok, "{:?}", of("vector-codes").examples);
+        assert_eq!(of("vector-dim").examples, ["doc 9200: vector of 1 bytes for model 1, whose dimension is 8"]);
+        drop(store);
+        agree(&path, &rows);
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        let v = vec![1.0f32; 8];
+        conn.execute("UPDATE vectors SET vector = ?1 WHERE doc = 5000", [super::super::dense::to_le_bytes(&v)])
+            .unwrap();
+        conn.execute("DELETE FROM papers WHERE doc = 17", []).unwrap();
+        rows.retain(|r| r.0 != 17);
+        rows.iter_mut().find(|r| r.0 == 5000).unwrap().1 = v;
+        agree(&path, &rows);
+        // A stale chunk (written, then its source changed behind the marks) is reported.
+        crate::store::vector_codes::refresh(&conn).unwrap();
+        conn.execute_batch("DROP TRIGGER vectors_codes_delete; DELETE FROM vectors WHERE doc = 6000").unwrap();
+        let report = Store::open(&path).unwrap().check();
+        let codes = report.invariants.iter().find(|i| i.name == "vector-codes").unwrap();
+        assert!(!codes.ok && codes.examples[0].starts_with("model 1, chunk 1: "), "{:?}", codes.examples);
+    }
+
+    #[test]
+    fn the_integer_dot_product_is_exact_at_its_extremes() {
+        let dim = 384;
+        let q = Query::new(&vec![1.0f32; dim]);
+        assert!(q.d.iter().all(|&d| i64::from(d) * 127 * dim as i64 <= i64::from(i32::MAX)));
+        let c = vec![127i8; dim];
+        let expected: i64 = q.d.iter().map(|&d| i64::from(d) * 127).sum();
+        assert_eq!(i64::from(int_dot(&q.d, &c)), expected);
+        let c = vec![-127i8; dim];
+        assert_eq!(i64::from(int_dot(&q.d, &c)), -expected);
+    }
+}
