@@ -15,7 +15,7 @@
 //! `dim·ε·‖q‖₁·max|v_j|`. Every factor is rounded up.
 
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, HashMap};
 
 use crate::candidate::{Candidate, top_k};
 use crate::store::Store;
@@ -180,12 +180,17 @@ impl PaperVectors {
     /// The `k` best papers for `query` as candidates (doc, score), best
     /// first, ties by doc: those of a scan of every f32 vector.
     pub fn top_k(&self, store: &Store, query: &[f32], k: usize) -> anyhow::Result<Vec<Candidate>> {
+        Ok(self.search(store, query, k)?.0)
+    }
+
+    /// [`PaperVectors::top_k`], and every indexed paper's score: exact
+    /// for the papers rescored (the `k` best among them), else estimated
+    /// from its codes.
+    pub fn search(&self, store: &Store, query: &[f32], k: usize) -> anyhow::Result<(Vec<Candidate>, Estimates)> {
         anyhow::ensure!(query.len() == self.dim, "the query has {} dimensions, the vectors {}", query.len(), self.dim);
-        if k == 0 {
-            return Ok(Vec::new());
-        }
         let q = Query::new(query);
         let mut floor = Floor::new(k);
+        let mut estimates = Estimates::for_rows(self.len);
         store.for_each_code_chunk(self.model_id, self.dim, |chunk| {
             let codes = chunk.codes();
             for r in 0..chunk.len() {
@@ -195,8 +200,12 @@ impl PaperVectors {
                 let s = f64::from(chunk.scale(r));
                 let c = &codes[r * self.dim..(r + 1) * self.dim];
                 let approx = s * q.t * f64::from(int_dot(&q.d, c));
-                let err = s * q.per_scale + f64::from(chunk.bound(r)) * q.per_bound + 1e-9;
-                floor.push(chunk.doc(r), approx, err);
+                let doc = chunk.doc(r);
+                estimates.set(doc, approx as f32);
+                if k > 0 {
+                    let err = s * q.per_scale + f64::from(chunk.bound(r)) * q.per_bound + 1e-9;
+                    floor.push(doc, approx, err);
+                }
             }
             Ok(())
         })?;
@@ -206,10 +215,68 @@ impl PaperVectors {
         let mut scored = Vec::with_capacity(docs.len());
         for doc in docs {
             if let Some(s) = self.score(store, doc, query)? {
+                estimates.exact.insert(doc, s);
                 scored.push(Candidate { doc, score: f64::from(s) });
             }
         }
-        Ok(top_k(scored, k))
+        Ok((top_k(scored, k), estimates))
+    }
+}
+
+/// Every indexed paper's score for one query: the f32 dot product for the
+/// papers scored with their vector, else the estimate from the codes
+/// (within the bound `e` of the module's notes; its typical error is
+/// `s/√12 · ‖q‖₂`, about 0.0005 for all-MiniLM-L6-v2's unit vectors).
+#[derive(Debug, Clone, Default)]
+pub struct Estimates {
+    exact: HashMap<i64, f32>,
+    /// By doc id, NaN for none.
+    near: Vec<f32>,
+    /// A doc id past the array's bound (a row numbered by hand).
+    far: HashMap<i64, f32>,
+    bound: usize,
+}
+
+impl Estimates {
+    fn for_rows(rows: usize) -> Estimates {
+        Estimates { bound: rows.saturating_mul(8).saturating_add(1 << 20), ..Estimates::default() }
+    }
+
+    fn set(&mut self, doc: i64, score: f32) {
+        match usize::try_from(doc).ok().filter(|&d| d < self.bound) {
+            Some(d) => {
+                if self.near.len() <= d {
+                    self.near.resize(d + 1, f32::NAN);
+                }
+                self.near[d] = score;
+            }
+            None => {
+                self.far.insert(doc, score);
+            }
+        }
+    }
+
+    /// Records `doc`'s exact score.
+    pub fn insert_exact(&mut self, doc: i64, score: f32) {
+        self.exact.insert(doc, score);
+    }
+
+    /// `doc`'s score, exact when known, else its estimate; `None` for a
+    /// paper without a vector.
+    pub fn get(&self, doc: i64) -> Option<f32> {
+        if let Some(&s) = self.exact.get(&doc) {
+            return Some(s);
+        }
+        let s = match usize::try_from(doc).ok().and_then(|d| self.near.get(d)) {
+            Some(&s) => s,
+            None => *self.far.get(&doc)?,
+        };
+        (!s.is_nan()).then_some(s)
+    }
+
+    /// Whether `doc`'s score is exact.
+    pub fn is_exact(&self, doc: i64) -> bool {
+        self.exact.contains_key(&doc)
     }
 }
 
@@ -309,6 +376,20 @@ mod tests {
             for doc in [1, 4096, 9000, 9001, 9200, 77_777] {
                 assert_eq!(vectors.score(&store, doc, q).unwrap(), dense.score(doc, q), "doc {doc}");
             }
+            // Every indexed paper has a score: exact for the rescored, within the bound for the rest.
+            let (top, estimates) = vectors.search(&store, q, 10).unwrap();
+            for doc in (1..=9300).chain([77_777]) {
+                let (got, want) = (estimates.get(doc), dense.score(doc, q));
+                assert_eq!(got.is_some(), want.is_some(), "doc {doc}");
+                if let (Some(got), Some(want)) = (got, want) {
+                    if estimates.is_exact(doc) {
+                        assert_eq!(got, want, "doc {doc}");
+                    } else {
+                        assert!((got - want).abs() <= 0.01 * q.iter().map(|x| x.abs()).sum::<f32>(), "doc {doc}");
+                    }
+                }
+            }
+            assert!(top.iter().all(|c| estimates.is_exact(c.doc)));
         }
     }
 

@@ -31,6 +31,7 @@ use super::request::{Fusion, Mode, RRF_K, SearchRequest, SemanticParams};
 use crate::bm25::query_terms;
 use crate::candidate::{Candidate, DocScores, top_k};
 use crate::embed::SemanticIndex;
+use crate::embed::quant::Estimates;
 use crate::store::Store;
 
 /// Papers by id: their doc id and year.
@@ -57,10 +58,12 @@ pub(super) struct FirstStage {
     scores: DocScores,
     /// How a paper outside `scores` is scored (semantic modes).
     outside: Outside,
-    /// The query's vector (semantic modes).
-    pub query_vector: Vec<f32>,
     /// Best-chunk cosine of the reranked papers.
     pub rerank: DocScores,
+    /// Every indexed paper's cosine (semantic modes): exact for the papers
+    /// the dense list, the fusion and the rerank scored, else estimated
+    /// from its int8 codes.
+    pub cos: Option<Estimates>,
     /// The doc id and year of every paper whose id the list read (the
     /// list's and a few tied at its cut), so the merge need not look them up by id.
     pub papers: DocsAndYears,
@@ -104,9 +107,9 @@ impl FirstStage {
                 list,
                 scores: DocScores::default(),
                 outside: Outside::Bm25,
-                query_vector: Vec::new(),
                 rerank: DocScores::default(),
                 papers,
+                cos: None,
             });
         }
         let index = semantic.ok_or_else(|| {
@@ -235,14 +238,19 @@ fn semantic_stage(
 ) -> anyhow::Result<FirstStage> {
     let qv = index.embed_query(query)?;
     let k = p.dense_k.max(depth);
-    let dense: Vec<Candidate> = index.docs.top_k(store, &qv, k)?;
-    // The dense list's papers were scored by the scan; the others are read.
-    let known: DocScores = dense.iter().map(|c| (c.doc, c.score)).collect();
+    let (dense, estimates) = index.docs.search(store, &qv, k)?;
+    // The scan scored the dense list's papers exactly, and estimated every
+    // other's; a paper the fusion or the rerank asks for is read exactly.
+    let estimates = std::cell::RefCell::new(estimates);
     let cos = |doc: i64| -> anyhow::Result<Option<f64>> {
-        match known.get(&doc) {
-            Some(&s) => Ok(Some(s)),
-            None => Ok(index.docs.score(store, doc, &qv)?.map(f64::from)),
+        if estimates.borrow().is_exact(doc) {
+            return Ok(estimates.borrow().get(doc).map(f64::from));
         }
+        let exact = index.docs.score(store, doc, &qv)?;
+        if let Some(s) = exact {
+            estimates.borrow_mut().insert_exact(doc, s);
+        }
+        Ok(exact.map(f64::from))
     };
     let (list, mut outside): (Vec<Candidate>, Outside) = match p.mode {
         Mode::Bm25 => unreachable!("bm25 has no semantic stage"),
@@ -290,5 +298,6 @@ fn semantic_stage(
     gate.retain(&mut list, |c| c.doc)?;
     list.truncate(depth);
     let (list, papers) = with_ids(store, &list)?;
-    Ok(FirstStage { mode: p.mode, list, scores, outside, query_vector: qv, rerank, papers })
+    let cos = Some(estimates.into_inner());
+    Ok(FirstStage { mode: p.mode, list, scores, outside, rerank, papers, cos })
 }

@@ -357,22 +357,20 @@ impl<'a> Retriever for Local<'a> {
         let expanded = self.expanded.as_ref().map(|e| Lexical::All(e).scores_of(docs)).transpose()?;
         let first = self.first()?;
         let scores = expanded.as_ref().unwrap_or(&own);
-        let dense = self.semantic.map(|s| &s.docs).filter(|_| first.mode != Mode::Bm25);
-        docs.iter()
+        let cos = first.cos.as_ref().filter(|_| first.mode != Mode::Bm25);
+        Ok(docs
+            .iter()
             .map(|doc| {
-                let cos = match dense {
-                    Some(d) => d.score(self.store, *doc, &first.query_vector)?.map(f64::from),
-                    None => None,
-                };
+                let cos = cos.and_then(|c| c.get(*doc)).map(f64::from);
                 let bm25_first = scores.get(doc).copied().unwrap_or(0.0);
-                Ok(PaperScores {
+                PaperScores {
                     bm25: own.get(doc).copied().unwrap_or(0.0),
                     first: first.score(*doc, bm25_first, cos).max(0.0),
                     dense: cos,
                     rerank: first.rerank.get(doc).copied(),
-                })
+                }
             })
-            .collect()
+            .collect())
     }
 
     fn graph(&self) -> &SearchGraph<'a> {

@@ -34,7 +34,7 @@ const CHUNK_BITS: u32 = 12;
 /// Bytes a vector takes in a chunk besides its codes: offset, scale, bound.
 const ROW_META: usize = 2 + 4 + 4;
 
-const CHUNKS: &str = "SELECT chunk, data FROM vector_codes WHERE model_id = ?1 ORDER BY chunk";
+const CHUNK_ROWS: &str = "SELECT rowid, chunk FROM vector_codes WHERE model_id = ?1 ORDER BY chunk";
 const PUT: &str = "INSERT OR REPLACE INTO vector_codes (model_id, chunk, data) VALUES (?1, ?2, ?3)";
 const REMOVE: &str = "DELETE FROM vector_codes WHERE model_id = ?1 AND chunk = ?2";
 const DIRTY: &str = "SELECT model_id, chunk FROM vector_codes_dirty ORDER BY model_id, chunk";
@@ -228,13 +228,20 @@ impl Store {
     ) -> anyhow::Result<()> {
         let lengths = self.lengths(super::field::Field::Papers)?;
         let dirty: BTreeSet<i64> = dirty(&self.conn)?.into_iter().filter(|d| d.0 == model_id).map(|d| d.1).collect();
-        let mut stmt = self.conn.prepare_cached(CHUNKS)?;
-        let mut rows = stmt.query([model_id])?;
-        while let Some(r) = rows.next()? {
-            let chunk: i64 = r.get(0)?;
-            if !dirty.contains(&chunk) {
-                f(&CodeChunk::parse(chunk, dim, r.get_ref(1)?.as_blob()?, &lengths)?)?;
-            }
+        // Each chunk read into one buffer, reused: read as a column, SQLite
+        // put each 1.6 MB blob in new memory, whose pages the kernel zeroed
+        // first (15 % of a dense `search` process at 1M papers).
+        let chunks: Vec<(i64, i64)> = self
+            .conn
+            .prepare_cached(CHUNK_ROWS)?
+            .query_map([model_id], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<Result<_, _>>()?;
+        let mut buf = Vec::new();
+        for (rowid, chunk) in chunks.into_iter().filter(|(_, c)| !dirty.contains(c)) {
+            let blob = self.conn.blob_open(rusqlite::MAIN_DB, "vector_codes", "data", rowid, true)?;
+            buf.resize(blob.len(), 0);
+            blob.read_at_exact(&mut buf, 0)?;
+            f(&CodeChunk::parse(chunk, dim, &buf, &lengths)?)?;
         }
         for chunk in dirty {
             let rows = rows_of(&self.conn, model_id, dim, chunk)?;
