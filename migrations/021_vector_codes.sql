@@ -19,14 +19,16 @@ CREATE TABLE vector_codes_dirty (
     chunk    INTEGER NOT NULL,
     PRIMARY KEY (model_id, chunk)
 ) WITHOUT ROWID;
+-- (NOT EXISTS rather than OR IGNORE: an outer statement's conflict clause,
+-- such as `embed`'s upsert, overrides a trigger's OR IGNORE.)
 CREATE TRIGGER vectors_codes_insert AFTER INSERT ON vectors BEGIN
-    INSERT OR IGNORE INTO vector_codes_dirty (model_id, chunk) VALUES (new.model_id, new.doc >> 12);
+    INSERT INTO vector_codes_dirty (model_id, chunk) SELECT new.model_id, new.doc >> 12 WHERE NOT EXISTS (SELECT 1 FROM vector_codes_dirty WHERE model_id = new.model_id AND chunk = new.doc >> 12);
 END;
 CREATE TRIGGER vectors_codes_update AFTER UPDATE OF model_id, doc, vector ON vectors BEGIN
-    INSERT OR IGNORE INTO vector_codes_dirty (model_id, chunk) VALUES (old.model_id, old.doc >> 12);
-    INSERT OR IGNORE INTO vector_codes_dirty (model_id, chunk) VALUES (new.model_id, new.doc >> 12);
+    INSERT INTO vector_codes_dirty (model_id, chunk) SELECT old.model_id, old.doc >> 12 WHERE NOT EXISTS (SELECT 1 FROM vector_codes_dirty WHERE model_id = old.model_id AND chunk = old.doc >> 12);
+    INSERT INTO vector_codes_dirty (model_id, chunk) SELECT new.model_id, new.doc >> 12 WHERE NOT EXISTS (SELECT 1 FROM vector_codes_dirty WHERE model_id = new.model_id AND chunk = new.doc >> 12);
 END;
 CREATE TRIGGER vectors_codes_delete AFTER DELETE ON vectors BEGIN
-    INSERT OR IGNORE INTO vector_codes_dirty (model_id, chunk) VALUES (old.model_id, old.doc >> 12);
+    INSERT INTO vector_codes_dirty (model_id, chunk) SELECT old.model_id, old.doc >> 12 WHERE NOT EXISTS (SELECT 1 FROM vector_codes_dirty WHERE model_id = old.model_id AND chunk = old.doc >> 12);
 END;
 INSERT OR IGNORE INTO vector_codes_dirty (model_id, chunk) SELECT DISTINCT model_id, doc >> 12 FROM vectors;

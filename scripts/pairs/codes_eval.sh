@@ -20,7 +20,7 @@ if [ ! -f "$work/cacm-old.db" ]; then
 fi
 for c in scifact cacm; do
   cp "$work/$c-old.db" "$work/$c-new.db"
-  "$new" --db "$work/$c-new.db" check -q >/dev/null || { echo "check failed on $c-new.db" >&2; exit 1; }
+  "$new" --db "$work/$c-new.db" check >/dev/null || { echo "check failed on $c-new.db" >&2; exit 1; }
 done
 row() { # collection label qrels flags...
   local coll=$1 label=$2 qrels=$3; shift 3

@@ -419,11 +419,20 @@ mod tests {
         agree(&path, &rows);
         let conn = rusqlite::Connection::open(&path).unwrap();
         let v = vec![1.0f32; 8];
-        conn.execute("UPDATE vectors SET vector = ?1 WHERE doc = 5000", [super::super::dense::to_le_bytes(&v)])
+        // `embed`'s upsert, twice in one chunk (its conflict clause governs the triggers' inserts too).
+        for doc in [5000, 5001] {
+            conn.execute(
+                "INSERT INTO vectors (model_id, doc, text_hash, chunked, vector) VALUES (1, ?1, 'h', 0, ?2)
+                 ON CONFLICT (model_id, doc) DO UPDATE SET vector = excluded.vector",
+                rusqlite::params![doc, super::super::dense::to_le_bytes(&v)],
+            )
             .unwrap();
+        }
         conn.execute("DELETE FROM papers WHERE doc = 17", []).unwrap();
         rows.retain(|r| r.0 != 17);
-        rows.iter_mut().find(|r| r.0 == 5000).unwrap().1 = v;
+        for r in rows.iter_mut().filter(|r| r.0 == 5000 || r.0 == 5001) {
+            r.1 = v.clone();
+        }
         agree(&path, &rows);
         // A stale chunk (written, then its source changed behind the marks) is reported.
         crate::store::vector_codes::refresh(&conn).unwrap();
