@@ -33,7 +33,7 @@ coll, label = sys.argv[1:3]
 a, b = json.loads(os.environ["A"]), json.loads(os.environ["B"])
 cells = []
 for m in ("ndcg@10", "recall@100", "mrr@10"):
-    cells.append(f"{a[m]:.4f} → {b[m]:.4f} ({b[m] - a[m]:+.4f})")
+    cells.append(f"{a[m]:.4f} → {b[m]:.4f} ({b[m] - a[m]:+.6f})")
 print(f"| {coll} | {label} | " + " | ".join(cells) + " |")
 PY
 }
