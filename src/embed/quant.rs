@@ -90,9 +90,20 @@ struct Floor {
     candidates: Vec<Upper>,
 }
 
-#[derive(PartialEq, PartialOrd, Clone, Copy)]
+/// An f64 in its total order (the bounds are never NaN: the codes are finite).
+#[derive(Clone, Copy)]
 struct OrdF64(f64);
+impl PartialEq for OrdF64 {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.total_cmp(&other.0).is_eq()
+    }
+}
 impl Eq for OrdF64 {}
+impl PartialOrd for OrdF64 {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
 impl Ord for OrdF64 {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
         self.0.total_cmp(&other.0)
