@@ -25,6 +25,21 @@ impl Candidate {
     }
 }
 
+/// An f64 ordered by `total_cmp`, for a heap of scores or bounds (none NaN).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct TotalF64(pub f64);
+impl Eq for TotalF64 {}
+impl PartialOrd for TotalF64 {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for TotalF64 {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.0.total_cmp(&other.0)
+    }
+}
+
 /// The `k` best candidates, best first, in [`Candidate::rank_order`]: by
 /// score descending ([`f64::total_cmp`]), equal scores by doc id ascending.
 /// A partial selection, then a sort of the `k` kept; `k` at least the count

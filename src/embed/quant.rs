@@ -17,7 +17,7 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
-use crate::candidate::{Candidate, top_k};
+use crate::candidate::{Candidate, TotalF64, top_k};
 use crate::store::Store;
 
 use super::dense::{dot, extend_from_le_bytes};
@@ -86,28 +86,8 @@ struct Upper {
 /// reaches the smallest of them.
 struct Floor {
     k: usize,
-    lowers: BinaryHeap<Reverse<OrdF64>>,
+    lowers: BinaryHeap<Reverse<TotalF64>>,
     candidates: Vec<Upper>,
-}
-
-/// An f64 in its total order (the bounds are never NaN: the codes are finite).
-#[derive(Clone, Copy)]
-struct OrdF64(f64);
-impl PartialEq for OrdF64 {
-    fn eq(&self, other: &Self) -> bool {
-        self.0.total_cmp(&other.0).is_eq()
-    }
-}
-impl Eq for OrdF64 {}
-impl PartialOrd for OrdF64 {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for OrdF64 {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.0.total_cmp(&other.0)
-    }
 }
 
 impl Floor {
@@ -131,10 +111,10 @@ impl Floor {
             return;
         }
         if self.lowers.len() < self.k {
-            self.lowers.push(Reverse(OrdF64(lower)));
+            self.lowers.push(Reverse(TotalF64(lower)));
         } else if lower > self.level() {
             self.lowers.pop();
-            self.lowers.push(Reverse(OrdF64(lower)));
+            self.lowers.push(Reverse(TotalF64(lower)));
         }
         self.candidates.push(Upper { doc, upper });
         if self.candidates.len() >= 2 * self.k + 4096 {

@@ -42,7 +42,7 @@ use super::blocks::{Block, Field, decode_into, term_blocks, term_id_df};
 use super::lengths::Lengths;
 use super::{IndexMeta, Posting};
 use crate::bm25::TermWeight;
-use crate::candidate::{Candidate, DocScores};
+use crate::candidate::{Candidate, DocScores, TotalF64};
 
 /// Relative slack on a block's bound (see the module documentation).
 const BOUND_SLACK: f64 = 1.0 + 1e-9;
@@ -93,26 +93,11 @@ fn term_lists(conn: &Connection, meta: &IndexMeta, terms: &[(String, u32)]) -> a
     Ok(lists)
 }
 
-/// An f64 ordered by `total_cmp`, for the heap of the best scores.
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct Score(f64);
-impl Eq for Score {}
-impl PartialOrd for Score {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Score {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.0.total_cmp(&other.0)
-    }
-}
-
 /// The `k` best scores seen, and every paper that was at least the k-th
 /// best when it was scored (a superset of the answer, cut at the end).
 struct TopK {
     k: usize,
-    best: BinaryHeap<Reverse<Score>>,
+    best: BinaryHeap<Reverse<TotalF64>>,
     kept: Vec<Candidate>,
 }
 
@@ -128,10 +113,10 @@ impl TopK {
         }
         self.kept.push(Candidate { doc, score });
         if self.best.len() < self.k {
-            self.best.push(Reverse(Score(score)));
+            self.best.push(Reverse(TotalF64(score)));
         } else if self.best.peek().is_some_and(|s| score > s.0.0) {
             self.best.pop();
-            self.best.push(Reverse(Score(score)));
+            self.best.push(Reverse(TotalF64(score)));
         }
     }
 
