@@ -125,7 +125,9 @@ pub fn fingerprint(config: &[u8], weights: &[u8]) -> String {
     let mut h = blake3::Hasher::new();
     for part in [config, weights] {
         h.update(&(part.len() as u64).to_le_bytes());
-        h.update(part);
+        // On every core: the weights' 91 MB hashed on one were a quarter of
+        // a small index's hybrid search process. Same hash as `update`.
+        h.update_rayon(part);
     }
     h.finalize().to_hex()[..32].to_string()
 }
@@ -188,7 +190,16 @@ impl Embedder {
         anyhow::ensure!(max_seq_len >= 2, "max_seq_length {max_seq_len} is too small");
 
         let weights_path = dir.join("model.safetensors");
-        let weights = fs::read(&weights_path).with_context(|| format!("cannot read {}", weights_path.display()))?;
+        let file = fs::File::open(&weights_path).with_context(|| format!("cannot read {}", weights_path.display()))?;
+        // The weights mapped, not read: read into new memory, the 91 MB of
+        // all-MiniLM-L6-v2 were pages the kernel zeroed first, in every
+        // process that searches (docs/PERFORMANCE.md, "Vectors as int8 codes").
+        // SAFETY: the map is only read, and dropped once the tensors hold
+        // their own copy, below. A file replaced meanwhile (pip writes a new
+        // file and renames it) leaves the mapped one intact; one truncated in
+        // place under a loading process would end it with SIGBUS.
+        let weights =
+            unsafe { memmap2::Mmap::map(&file) }.with_context(|| format!("cannot read {}", weights_path.display()))?;
         let fingerprint = fingerprint(&config_bytes, &weights);
         let device = Device::Cpu;
         let model = {
