@@ -136,6 +136,37 @@ mod tests {
         migrate(&mut conn).unwrap();
     }
 
+    /// An index of schema 20 with vectors gets the codes of every vector
+    /// of its model's dimension, and no chunk is left marked.
+    #[test]
+    fn the_vector_codes_migration_codes_every_vector() {
+        let at = MIGRATIONS.iter().position(|(name, _)| *name == "021_vector_codes.sql").unwrap();
+        let mut conn = Connection::open_in_memory().unwrap();
+        for (_, sql) in &MIGRATIONS[..at] {
+            conn.execute_batch(sql).unwrap();
+        }
+        conn.pragma_update(None, "user_version", at as i64).unwrap();
+        conn.execute_batch(
+            "INSERT INTO embed_models VALUES (1, 'm', 2, '/m', 'f', 8, 't', 't');
+             INSERT INTO vectors VALUES (1, 1, 'h', 0, x'0000803f00000000'), (1, 5000, 'h', 0, x'000000000000803f'),
+                                        (1, 5001, 'h', 0, x'0000803f0000');",
+        )
+        .unwrap();
+        migrate(&mut conn).unwrap();
+        let chunks: Vec<(i64, i64, i64)> = conn
+            .prepare("SELECT model_id, chunk, length(data) FROM vector_codes ORDER BY chunk")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        // One vector in chunk 0, one in chunk 1 (doc 5001's six bytes are not two floats): 4 + 12 bytes each.
+        assert_eq!(chunks, [(1, 0, 16), (1, 1, 16)]);
+        let dirty: i64 = conn.query_row("SELECT count(*) FROM vector_codes_dirty", [], |r| r.get(0)).unwrap();
+        assert_eq!(dirty, 0);
+        assert_eq!(super::super::vector_codes::stale_chunks(&conn, 10).unwrap(), Vec::<String>::new());
+    }
+
     #[test]
     fn the_venue_migration_keeps_papers_and_keys_their_authors() {
         let at = MIGRATIONS.iter().position(|(name, _)| *name == "004_venue.sql").unwrap();
