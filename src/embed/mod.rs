@@ -275,7 +275,8 @@ pub struct SemanticIndex {
     /// The papers' vectors, scanned from their codes at each query.
     pub docs: PaperVectors,
     pub chunks: Option<ChunkIndex>,
-    /// Seconds spent loading the model, and the vectors.
+    /// Seconds spent loading the model, and counting the vectors (and
+    /// loading the chunks, to rerank): the vectors are read at each query.
     pub model_secs: f64,
     pub vectors_secs: f64,
 }

@@ -274,7 +274,7 @@ impl Estimates {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::vector_codes::quantise;
+    use crate::store::vector_codes::{by_hand, quantise};
 
     /// The bound holds: for seeded vectors and queries, the f32 dot product
     /// lies within the error of the integer approximation.
@@ -314,35 +314,24 @@ mod tests {
         let path = dir.join("v.db");
         crate::store::create_index(&path, crate::analyzer::Analyzer::Plain, crate::bm25::Bm25::default(), |_| Ok(()))
             .unwrap();
-        let conn = rusqlite::Connection::open(&path).unwrap();
-        conn.execute_batch("BEGIN; INSERT INTO embed_models VALUES (1, 'm', 8, '/m', 'f', 8, 't', 't');").unwrap();
         let mut state = 3u64;
         let mut rows = Vec::new();
+        let mut blobs = Vec::new();
         for doc in 1..=9100i64 {
-            if doc <= 9000 {
-                conn.execute(
-                    "INSERT INTO papers (doc, id, title, source, doc_len) VALUES (?1, ?2, 't', 'paper', 3)",
-                    rusqlite::params![doc, format!("p{doc}")],
-                )
-                .unwrap();
-            }
             let v: Vec<f32> = (0..8)
                 .map(|_| {
                     state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
                     ((state >> 33) % 5) as f32 / 2.0 - 1.0
                 })
                 .collect();
-            conn.execute(
-                "INSERT INTO vectors VALUES (1, ?1, 'h', 0, ?2)",
-                rusqlite::params![doc, super::super::dense::to_le_bytes(&v)],
-            )
-            .unwrap();
+            blobs.push((doc, super::super::dense::to_le_bytes(&v)));
             if doc <= 9000 {
                 rows.push((doc, v));
             }
         }
-        conn.execute("INSERT INTO vectors VALUES (1, 9200, 'h', 0, x'00')", []).unwrap();
-        conn.execute_batch("COMMIT").unwrap();
+        blobs.push((9200, vec![0]));
+        let papers: Vec<i64> = (1..=9000).collect();
+        by_hand::write(&path, 8, &papers, &blobs);
         (path, rows)
     }
 
@@ -392,13 +381,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let (path, mut rows) = index(dir.path());
         agree(&path, &rows);
-        {
-            let conn = rusqlite::Connection::open(&path).unwrap();
-            crate::store::vector_codes::refresh(&conn).unwrap();
-            let dirty: i64 = conn.query_row("SELECT count(*) FROM vector_codes_dirty", [], |r| r.get(0)).unwrap();
-            let chunks: i64 = conn.query_row("SELECT count(*) FROM vector_codes", [], |r| r.get(0)).unwrap();
-            assert_eq!((dirty, chunks), (0, 3));
-        }
+        assert_eq!(by_hand::refresh(&path), (0, 3), "no chunk marked, three written");
         let store = Store::open(&path).unwrap();
         assert_eq!(PaperVectors::open(&store, 1, 8).unwrap().len(), 9100, "the papers' and the orphans'");
         let report = store.check();
@@ -408,26 +391,20 @@ mod tests {
         assert_eq!(of("vector-dim").examples, ["doc 9200: vector of 1 bytes for model 1, whose dimension is 8"]);
         drop(store);
         agree(&path, &rows);
-        let conn = rusqlite::Connection::open(&path).unwrap();
         let v = vec![1.0f32; 8];
         // `embed`'s upsert, twice in one chunk (its conflict clause governs the triggers' inserts too).
         for doc in [5000, 5001] {
-            conn.execute(
-                "INSERT INTO vectors (model_id, doc, text_hash, chunked, vector) VALUES (1, ?1, 'h', 0, ?2)
-                 ON CONFLICT (model_id, doc) DO UPDATE SET vector = excluded.vector",
-                rusqlite::params![doc, super::super::dense::to_le_bytes(&v)],
-            )
-            .unwrap();
+            by_hand::upsert(&path, doc, &super::super::dense::to_le_bytes(&v));
         }
-        conn.execute("DELETE FROM papers WHERE doc = 17", []).unwrap();
+        by_hand::delete_paper(&path, 17);
         rows.retain(|r| r.0 != 17);
         for r in rows.iter_mut().filter(|r| r.0 == 5000 || r.0 == 5001) {
             r.1 = v.clone();
         }
         agree(&path, &rows);
         // A stale chunk (written, then its source changed behind the marks) is reported.
-        crate::store::vector_codes::refresh(&conn).unwrap();
-        conn.execute_batch("DROP TRIGGER vectors_codes_delete; DELETE FROM vectors WHERE doc = 6000").unwrap();
+        by_hand::refresh(&path);
+        by_hand::delete_vector_unmarked(&path, 6000);
         let report = Store::open(&path).unwrap().check();
         let codes = report.invariants.iter().find(|i| i.name == "vector-codes").unwrap();
         assert!(!codes.ok && codes.examples[0].starts_with("model 1, chunk 1: "), "{:?}", codes.examples);

@@ -100,6 +100,21 @@ fn fill_surnames(conn: &Connection) -> anyhow::Result<()> {
 mod tests {
     use super::*;
 
+    /// A database at schema `version` (its first `version` migrations applied).
+    fn at_version(version: usize) -> Connection {
+        let conn = Connection::open_in_memory().unwrap();
+        for (_, sql) in &MIGRATIONS[..version] {
+            conn.execute_batch(sql).unwrap();
+        }
+        conn.pragma_update(None, "user_version", version as i64).unwrap();
+        conn
+    }
+
+    /// A database at the schema just before migration `name`.
+    fn before(name: &str) -> Connection {
+        at_version(MIGRATIONS.iter().position(|(n, _)| *n == name).unwrap())
+    }
+
     #[test]
     fn migrates_an_empty_database_to_the_latest_version() {
         let mut conn = Connection::open_in_memory().unwrap();
@@ -140,12 +155,7 @@ mod tests {
     /// of its model's dimension, and no chunk is left marked.
     #[test]
     fn the_vector_codes_migration_codes_every_vector() {
-        let at = MIGRATIONS.iter().position(|(name, _)| *name == "021_vector_codes.sql").unwrap();
-        let mut conn = Connection::open_in_memory().unwrap();
-        for (_, sql) in &MIGRATIONS[..at] {
-            conn.execute_batch(sql).unwrap();
-        }
-        conn.pragma_update(None, "user_version", at as i64).unwrap();
+        let mut conn = before("021_vector_codes.sql");
         conn.execute_batch(
             "INSERT INTO embed_models VALUES (1, 'm', 2, '/m', 'f', 8, 't', 't');
              INSERT INTO vectors VALUES (1, 1, 'h', 0, x'0000803f00000000'), (1, 5000, 'h', 0, x'000000000000803f'),
@@ -169,12 +179,7 @@ mod tests {
 
     #[test]
     fn the_venue_migration_keeps_papers_and_keys_their_authors() {
-        let at = MIGRATIONS.iter().position(|(name, _)| *name == "004_venue.sql").unwrap();
-        let mut conn = Connection::open_in_memory().unwrap();
-        for (_, sql) in &MIGRATIONS[..at] {
-            conn.execute_batch(sql).unwrap();
-        }
-        conn.pragma_update(None, "user_version", at as i64).unwrap();
+        let mut conn = before("004_venue.sql");
         conn.execute_batch(
             r#"INSERT INTO papers (doc, id, title, authors, source, doc_len) VALUES
                  (1, 'a', 'x', '["Jan van der Berg", "Müller, Jörg"]', 'paper', 1),
@@ -196,11 +201,7 @@ mod tests {
 
     #[test]
     fn version_3_copies_document_lengths_and_rekeys_links() {
-        let mut conn = Connection::open_in_memory().unwrap();
-        for (_, sql) in &MIGRATIONS[..2] {
-            conn.execute_batch(sql).unwrap();
-        }
-        conn.pragma_update(None, "user_version", 2).unwrap();
+        let mut conn = at_version(2);
         conn.execute_batch(
             "INSERT INTO papers (doc, id, title, source, doc_len) VALUES (1, 'a', 'x y', 'paper', 2), (2, 'b', 'x', 'paper', 7);
              INSERT INTO terms (term_id, term, df) VALUES (1, 'x', 2), (2, 'y', 1);
@@ -247,11 +248,7 @@ mod tests {
     #[test]
     fn schema_3_postings_become_blocks_through_schema_8() {
         let at = MIGRATIONS.iter().position(|(name, _)| *name == "008_postings_blocks.sql").unwrap();
-        let mut conn = Connection::open_in_memory().unwrap();
-        for (_, sql) in &MIGRATIONS[..3] {
-            conn.execute_batch(sql).unwrap();
-        }
-        conn.pragma_update(None, "user_version", 3).unwrap();
+        let mut conn = at_version(3);
         // 300 papers; term 1 in every one (3 blocks: 128, 128, 44), term 2 in
         // every seventh (42: one block), term 3 in paper 150 only.
         let tx = conn.transaction().unwrap();

@@ -177,7 +177,7 @@ fn dirty(conn: &Connection) -> anyhow::Result<Vec<(i64, i64)>> {
 /// Writes every chunk marked dirty again from `vectors` (and drops a chunk
 /// left without vectors), then clears the marks. Run inside each write
 /// transaction, before it commits.
-pub(crate) fn refresh(conn: &Connection) -> anyhow::Result<()> {
+pub(in crate::store) fn refresh(conn: &Connection) -> anyhow::Result<()> {
     let marked = dirty(conn)?;
     if marked.is_empty() {
         return Ok(());
@@ -304,6 +304,70 @@ pub(in crate::store) fn stale_chunks(conn: &Connection, limit: usize) -> anyhow:
         }
     }
     Ok(out)
+}
+
+/// Edits of an index made by hand, as a user's sqlite3 would (tests of
+/// how the codes follow them): the SQL stays in the store.
+#[cfg(test)]
+pub(crate) mod by_hand {
+    use std::path::Path;
+
+    use rusqlite::{Connection, params};
+
+    fn open(path: &Path) -> Connection {
+        Connection::open(path).unwrap()
+    }
+
+    /// Model 1 of dimension `dim`, the papers `papers` (doc ids) and the
+    /// vector blobs `vectors`, in one transaction, the triggers marking chunks.
+    pub(crate) fn write(path: &Path, dim: usize, papers: &[i64], vectors: &[(i64, Vec<u8>)]) {
+        let mut conn = open(path);
+        let tx = conn.transaction().unwrap();
+        tx.execute("INSERT INTO embed_models VALUES (1, 'm', ?1, '/m', 'f', 8, 't', 't')", [dim as i64]).unwrap();
+        for &doc in papers {
+            tx.execute(
+                "INSERT INTO papers (doc, id, title, source, doc_len) VALUES (?1, ?2, 't', 'paper', 3)",
+                params![doc, format!("p{doc}")],
+            )
+            .unwrap();
+        }
+        for (doc, blob) in vectors {
+            tx.execute("INSERT INTO vectors VALUES (1, ?1, 'h', 0, ?2)", params![doc, blob]).unwrap();
+        }
+        tx.commit().unwrap();
+    }
+
+    /// `embed`'s upsert of one vector.
+    pub(crate) fn upsert(path: &Path, doc: i64, blob: &[u8]) {
+        open(path)
+            .execute(
+                "INSERT INTO vectors (model_id, doc, text_hash, chunked, vector) VALUES (1, ?1, 'h', 0, ?2)
+                 ON CONFLICT (model_id, doc) DO UPDATE SET vector = excluded.vector",
+                params![doc, blob],
+            )
+            .unwrap();
+    }
+
+    pub(crate) fn delete_paper(path: &Path, doc: i64) {
+        open(path).execute("DELETE FROM papers WHERE doc = ?1", [doc]).unwrap();
+    }
+
+    /// Writes the marked chunks, as a write transaction does; returns how
+    /// many chunks are still marked and how many are stored.
+    pub(crate) fn refresh(path: &Path) -> (i64, i64) {
+        let conn = open(path);
+        super::refresh(&conn).unwrap();
+        let count = |sql: &str| conn.query_row(sql, [], |r| r.get(0)).unwrap();
+        (count("SELECT count(*) FROM vector_codes_dirty"), count("SELECT count(*) FROM vector_codes"))
+    }
+
+    /// Deletes a vector without marking its chunk (its trigger dropped):
+    /// the chunk goes stale.
+    pub(crate) fn delete_vector_unmarked(path: &Path, doc: i64) {
+        open(path)
+            .execute_batch(&format!("DROP TRIGGER vectors_codes_delete; DELETE FROM vectors WHERE doc = {doc}"))
+            .unwrap();
+    }
 }
 
 #[cfg(test)]
