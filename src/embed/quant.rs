@@ -217,7 +217,8 @@ impl PaperVectors {
 /// Every indexed paper's score for one query: the f32 dot product for the
 /// papers scored with their vector, else the estimate from the codes
 /// (within the bound `e` of the module's notes; its typical error is
-/// `s/√12 · ‖q‖₂`, about 0.0005 for all-MiniLM-L6-v2's unit vectors).
+/// expected to be `s/√12 · ‖q‖₂`: about 0.0005 for a unit query and a
+/// scale near 0.0016, by arithmetic, not measured).
 #[derive(Debug, Clone, Default)]
 pub struct Estimates {
     exact: HashMap<i64, f32>,
