@@ -125,9 +125,9 @@ pub fn fingerprint(config: &[u8], weights: &[u8]) -> String {
     let mut h = blake3::Hasher::new();
     for part in [config, weights] {
         h.update(&(part.len() as u64).to_le_bytes());
-        // On every core: the weights' 91 MB hashed on one were a quarter of
-        // a small index's hybrid search process. Same hash as `update`.
-        h.update_rayon(part);
+        // On one core, beside the weights' copy and the tokenizer
+        // (`Embedder::load`).
+        h.update(part);
     }
     h.finalize().to_hex()[..32].to_string()
 }
@@ -146,6 +146,29 @@ fn read_json(dir: &Path, file: &str) -> anyhow::Result<serde_json::Value> {
     let path = dir.join(file);
     let text = fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
     serde_json::from_str(&text).with_context(|| format!("{} is not valid JSON", path.display()))
+}
+
+/// A scoped thread's result; its panic goes on in the caller.
+fn joined<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
+    handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+}
+
+/// The tokenizer of the model in `dir`, its shipped padding dropped and
+/// truncation set at `max_seq_len` (see the module documentation).
+fn load_tokenizer(dir: &Path, max_seq_len: usize) -> anyhow::Result<Tokenizer> {
+    let tok_path = dir.join("tokenizer.json");
+    let mut tokenizer =
+        Tokenizer::from_file(&tok_path).map_err(|e| anyhow::anyhow!("cannot load {}: {e}", tok_path.display()))?;
+    tokenizer.with_padding(None);
+    tokenizer
+        .with_truncation(Some(TruncationParams {
+            direction: TruncationDirection::Right,
+            max_length: max_seq_len,
+            strategy: TruncationStrategy::LongestFirst,
+            stride: 0,
+        }))
+        .map_err(|e| anyhow::anyhow!("cannot set truncation on {}: {e}", tok_path.display()))?;
+    Ok(tokenizer)
 }
 
 impl Embedder {
@@ -200,29 +223,25 @@ impl Embedder {
         // place under a loading process would end it with SIGBUS.
         let weights =
             unsafe { memmap2::Mmap::map(&file) }.with_context(|| format!("cannot read {}", weights_path.display()))?;
-        let fingerprint = fingerprint(&config_bytes, &weights);
+        // Three parts that need each other's results only at the end, run at
+        // once: the fingerprint's hash, the weights copied into tensors, the
+        // tokenizer's JSON parsed. One after the other, they were most of a
+        // small index's hybrid `search` process (docs/PERFORMANCE.md, "The
+        // codes read on one core, scored on the other").
         let device = Device::Cpu;
-        let model = {
-            let vb = VarBuilder::from_slice_safetensors(&weights, DType::F32, &device)
-                .with_context(|| format!("{} is not a safetensors file", weights_path.display()))?;
-            BertModel::load(vb, &config).with_context(|| {
-                format!("{} does not hold the weights config.json describes", weights_path.display())
-            })?
-        };
+        let (fingerprint, model, tokenizer) = std::thread::scope(|scope| {
+            let hash = scope.spawn(|| fingerprint(&config_bytes, &weights));
+            let tokenizer = scope.spawn(|| load_tokenizer(&dir, max_seq_len));
+            let model = VarBuilder::from_slice_safetensors(&weights, DType::F32, &device)
+                .with_context(|| format!("{} is not a safetensors file", weights_path.display()))
+                .and_then(|vb| {
+                    BertModel::load(vb, &config).with_context(|| {
+                        format!("{} does not hold the weights config.json describes", weights_path.display())
+                    })
+                });
+            anyhow::Ok((joined(hash), model?, joined(tokenizer)?))
+        })?;
         drop(weights);
-
-        let tok_path = dir.join("tokenizer.json");
-        let mut tokenizer =
-            Tokenizer::from_file(&tok_path).map_err(|e| anyhow::anyhow!("cannot load {}: {e}", tok_path.display()))?;
-        tokenizer.with_padding(None);
-        tokenizer
-            .with_truncation(Some(TruncationParams {
-                direction: TruncationDirection::Right,
-                max_length: max_seq_len,
-                strategy: TruncationStrategy::LongestFirst,
-                stride: 0,
-            }))
-            .map_err(|e| anyhow::anyhow!("cannot set truncation on {}: {e}", tok_path.display()))?;
 
         let info = ModelInfo { name: model_name(&dir), dim: config.hidden_size, dir, fingerprint, max_seq_len };
         Ok(Embedder { model, tokenizer, device, info })

@@ -218,38 +218,91 @@ impl Store {
         Ok(count)
     }
 
-    /// Hands `f` each chunk of `model_id`'s codes, in chunk order (a chunk
-    /// still marked dirty encoded from `vectors`). `dim` is the model's.
+    /// Hands `f` each chunk of `model_id`'s codes, the clean ones in chunk
+    /// order, then any still marked dirty, encoded from `vectors`. `dim` is
+    /// the model's.
+    ///
+    /// Two chunks or more are read on this thread and handed to `f` on a
+    /// second one, so that reading the next chunk out of SQLite overlaps
+    /// `f`'s work on the last (at 1M papers the two took about the same
+    /// time, docs/PERFORMANCE.md, "The codes read on one core, scored on the
+    /// other"). Each blob is read into one of a few buffers, reused: read as
+    /// a column, SQLite put each 1.6 MB blob in new memory, whose pages the
+    /// kernel zeroed first (15 % of a dense `search` process at 1M papers).
     pub(crate) fn for_each_code_chunk(
         &self,
         model_id: i64,
         dim: usize,
-        mut f: impl FnMut(&CodeChunk<'_>) -> anyhow::Result<()>,
+        mut f: impl FnMut(&CodeChunk<'_>) -> anyhow::Result<()> + Send,
     ) -> anyhow::Result<()> {
         let lengths = self.lengths(super::field::Field::Papers)?;
         let dirty: BTreeSet<i64> = dirty(&self.conn)?.into_iter().filter(|d| d.0 == model_id).map(|d| d.1).collect();
-        // Each chunk read into one buffer, reused: read as a column, SQLite
-        // put each 1.6 MB blob in new memory, whose pages the kernel zeroed
-        // first (15 % of a dense `search` process at 1M papers).
         let chunks: Vec<(i64, i64)> = self
             .conn
             .prepare_cached(CHUNK_ROWS)?
             .query_map([model_id], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .filter(|c| c.as_ref().map_or(true, |(_, chunk)| !dirty.contains(chunk)))
             .collect::<Result<_, _>>()?;
-        let mut buf = Vec::new();
-        for (rowid, chunk) in chunks.into_iter().filter(|(_, c)| !dirty.contains(c)) {
+        let read = |rowid: i64, buf: &mut Vec<u8>| -> anyhow::Result<()> {
             let blob = self.conn.blob_open(rusqlite::MAIN_DB, "vector_codes", "data", rowid, true)?;
             buf.resize(blob.len(), 0);
-            blob.read_at_exact(&mut buf, 0)?;
-            f(&CodeChunk::parse(chunk, dim, &buf, &lengths)?)?;
-        }
-        for chunk in dirty {
+            blob.read_at_exact(buf, 0)?;
+            Ok(())
+        };
+        let encoded = |chunk: i64| -> anyhow::Result<Vec<u8>> {
             let rows = rows_of(&self.conn, model_id, dim, chunk)?;
-            if !rows.is_empty() {
-                f(&CodeChunk::parse(chunk, dim, &encode(chunk, &rows), &lengths)?)?;
+            Ok(if rows.is_empty() { Vec::new() } else { encode(chunk, &rows) })
+        };
+        if chunks.len() + dirty.len() < 2 {
+            let mut buf = Vec::new();
+            for &(rowid, chunk) in &chunks {
+                read(rowid, &mut buf)?;
+                f(&CodeChunk::parse(chunk, dim, &buf, &lengths)?)?;
             }
+            for &chunk in &dirty {
+                let data = encoded(chunk)?;
+                if !data.is_empty() {
+                    f(&CodeChunk::parse(chunk, dim, &data, &lengths)?)?;
+                }
+            }
+            return Ok(());
         }
-        Ok(())
+        std::thread::scope(|scope| {
+            // Three buffers go round: one read into, one waiting, one scored.
+            let (full, to_score) = std::sync::mpsc::sync_channel::<(i64, Vec<u8>)>(1);
+            let (done, empty) = std::sync::mpsc::channel::<Vec<u8>>();
+            for _ in 0..3 {
+                let _ = done.send(Vec::new());
+            }
+            let lengths = &lengths;
+            let scorer = scope.spawn(move || -> anyhow::Result<()> {
+                for (chunk, data) in to_score {
+                    f(&CodeChunk::parse(chunk, dim, &data, lengths)?)?;
+                    // The reader may have stopped on an error of its own.
+                    let _ = done.send(data);
+                }
+                Ok(())
+            });
+            let reading = (|| -> anyhow::Result<()> {
+                for &(rowid, chunk) in &chunks {
+                    let Ok(mut buf) = empty.recv() else { return Ok(()) }; // `f` failed
+                    read(rowid, &mut buf)?;
+                    if full.send((chunk, buf)).is_err() {
+                        return Ok(()); // `f` failed: its error is the one returned
+                    }
+                }
+                for &chunk in &dirty {
+                    let data = encoded(chunk)?;
+                    if !data.is_empty() && full.send((chunk, data)).is_err() {
+                        return Ok(());
+                    }
+                }
+                Ok(())
+            })();
+            drop(full);
+            let scored = scorer.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            reading.and(scored)
+        })
     }
 
     /// The f32 vector blob of `doc` for `model_id`, when it has one and
