@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # Runs each cargo-fuzz target for N executions (default 10,000,000), the PDF
-# reader seeded with the dev PDFs. Needs nightly Rust and cargo-fuzz:
+# reader seeded with the dev PDFs and their pages (scripts/fuzz_pdf_seeds.py).
+# Needs nightly Rust, cargo-fuzz and, for the pages, pikepdf:
 #   rustup toolchain install nightly && cargo install cargo-fuzz
+#   python3 -m pip install pikepdf
 #   scripts/fuzz.sh [RUNS] [TARGET...]      (default targets: pdf_reader and
 #                                            every other target in fuzz/;
 #                                            bibtex_reader, ris_reader and
 #                                            csl_json_reader seeded with
 #                                            ../shared/data/refsuites)
+# FUZZ_JOBS=N runs N fuzzing processes of RUNS executions each, sharing the
+# corpus (libFuzzer's -jobs; each one's log is fuzz/fuzz-K.log): on 2 cores,
+# FUZZ_JOBS=2 with RUNS 5,000,000 is 10M executions in about half the time.
 # A crash is saved under fuzz/artifacts/TARGET/ and the script exits non-zero.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -26,8 +31,15 @@ for t in "${targets[@]}"; do
   if [ -d "seeds/$t" ]; then
     cp -n "seeds/$t"/* "corpus/$t/" 2>/dev/null || true
   fi
-  if [ "$t" = pdf_reader ] && [ -d "$pdfs" ]; then
+  if [ "$t" = pdf_reader ]; then
+    [ -d "$pdfs" ] || { echo "fuzz.sh: $pdfs is missing (the dev PDFs seed pdf_reader)" >&2; exit 1; }
+    # The whole files (cut at -max_len below) and each page on its own,
+    # without font programs and images: a few kilobytes each, which the
+    # fuzzer reads 75 times as fast as the whole files (docs/FULLTEXT.md,
+    # "Fuzzing").
     cp -n "$pdfs"/*.pdf "corpus/$t/" 2>/dev/null || true
+    python3 "$root/scripts/fuzz_pdf_seeds.py" "$pdfs" "corpus/$t/pages" 65536
+    cp -n "corpus/$t/pages"/*.pdf "corpus/$t/" && rm -r "corpus/$t/pages"
   fi
   case "$t" in
     bibtex_reader) seed=bibtex ;;
@@ -39,8 +51,9 @@ for t in "${targets[@]}"; do
     cp -n "$refsuites/$seed"/* "corpus/$t/" 2>/dev/null || true
   fi
   max_len=65536
-  [ "$t" = pdf_reader ] && max_len=4194304
-  echo "== $t: $runs runs"
+  jobs=()
+  [ -n "${FUZZ_JOBS:-}" ] && jobs=(-jobs="$FUZZ_JOBS" -workers="$FUZZ_JOBS")
+  echo "== $t: $runs runs${FUZZ_JOBS:+ in each of $FUZZ_JOBS jobs}"
   # Without AddressSanitizer and without comparison tracing: the code fuzzed
   # has no `unsafe`, so what is sought is a panic (an abort libFuzzer
   # reports as a crash). With both on, 57 % of a profile's samples were in
@@ -49,5 +62,5 @@ for t in "${targets[@]}"; do
   # overrides.
   # shellcheck disable=SC2086
   cargo +nightly fuzz run "$t" ${FUZZ_FLAGS:--O -s none --no-trace-compares} -- \
-    -runs="$runs" -max_len="$max_len" -timeout=30 -rss_limit_mb=2048 -print_final_stats=1
+    -runs="$runs" -max_len="$max_len" -timeout=30 -rss_limit_mb=2048 -print_final_stats=1 "${jobs[@]}"
 done
