@@ -275,10 +275,6 @@ pub struct SemanticIndex {
     /// The papers' vectors, scanned from their codes at each query.
     pub docs: PaperVectors,
     pub chunks: Option<ChunkIndex>,
-    /// Seconds spent loading the model, and counting the vectors (and
-    /// loading the chunks, to rerank): the vectors are read at each query.
-    pub model_secs: f64,
-    pub vectors_secs: f64,
 }
 
 impl SemanticIndex {
@@ -298,9 +294,7 @@ impl SemanticIndex {
             bail!("{db} has no vectors; run `litindex --db {db} embed` first (--mode dense and hybrid need them)");
         }
         let dir = resolve_model_dir(model_dir, &recorded)?;
-        let loading = Instant::now();
         let embedder = Embedder::load(&dir)?;
-        let model_secs = loading.elapsed().as_secs_f64();
         let info = embedder.info();
         let Some(stored) = recorded.iter().find(|m| m.fingerprint == info.fingerprint).cloned() else {
             let known = recorded
@@ -325,7 +319,6 @@ impl SemanticIndex {
                 info.dir.display()
             );
         };
-        let loading = Instant::now();
         let docs = PaperVectors::open(store, stored.model_id, stored.dim)
             .with_context(|| format!("cannot read the vectors of {db}"))?;
         if docs.is_empty() {
@@ -348,8 +341,7 @@ impl SemanticIndex {
         } else {
             None
         };
-        let vectors_secs = loading.elapsed().as_secs_f64();
-        Ok(SemanticIndex { embedder, stored, docs, chunks, model_secs, vectors_secs })
+        Ok(SemanticIndex { embedder, stored, docs, chunks })
     }
 
     /// The query's unit vector.
