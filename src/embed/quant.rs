@@ -222,9 +222,9 @@ impl PaperVectors {
                 let s = f64::from(chunk.scale(r));
                 let approx = s * q.t * f64::from(dot);
                 let doc = chunk.doc(r);
-                estimates.set(doc, approx as f32);
+                let err = s * q.per_scale + f64::from(chunk.bound(r)) * q.per_bound + 1e-9;
+                estimates.set(doc, approx, err);
                 if k > 0 {
-                    let err = s * q.per_scale + f64::from(chunk.bound(r)) * q.per_bound + 1e-9;
                     floor.push(doc, approx, err);
                 }
             }
@@ -242,6 +242,31 @@ impl PaperVectors {
         }
         Ok((top_k(scored, k), estimates))
     }
+
+    /// Every indexed paper's score for `query`, estimated from its codes
+    /// (the scan of [`PaperVectors::search`] without its top `k`).
+    pub fn estimates(&self, store: &Store, query: &[f32]) -> anyhow::Result<Estimates> {
+        Ok(self.search(store, query, 0)?.1)
+    }
+
+    /// Makes the scores of `docs` in `estimates` exact: each paper's f32
+    /// dot product with `query`, as [`PaperVectors::search`] rescores.
+    pub fn rescore(
+        &self,
+        store: &Store,
+        query: &[f32],
+        estimates: &mut Estimates,
+        docs: impl IntoIterator<Item = i64>,
+    ) -> anyhow::Result<()> {
+        for doc in docs {
+            if !estimates.is_exact(doc) {
+                if let Some(s) = self.score(store, doc, query)? {
+                    estimates.insert_exact(doc, s);
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Every indexed paper's score for one query: the f32 dot product for the
@@ -254,18 +279,26 @@ pub struct Estimates {
     exact: HashMap<i64, f32>,
     /// By doc id, NaN for none.
     near: Vec<f32>,
-    /// A doc id past the array's bound (a row numbered by hand).
-    far: HashMap<i64, f32>,
+    /// By doc id: how far the estimate in `near` may be from the f32 score.
+    near_err: Vec<f32>,
+    /// A doc id past the array's bound (a row numbered by hand): estimate and bound.
+    far: HashMap<i64, (f32, f32)>,
     bound: usize,
 }
 
 impl Estimates {
     fn for_rows(rows: usize) -> Estimates {
         let bound = rows.saturating_mul(8).saturating_add(1 << 20);
-        Estimates { bound, near: Vec::with_capacity(rows.min(bound)), ..Estimates::default() }
+        let room = rows.min(bound);
+        Estimates { bound, near: Vec::with_capacity(room), near_err: Vec::with_capacity(room), ..Estimates::default() }
     }
 
-    fn set(&mut self, doc: i64, score: f32) {
+    /// `doc`'s estimate `approx`, within `err` of its f32 score; both kept
+    /// as f32, the bound widened for the estimate's rounding to f32 and
+    /// its own.
+    fn set(&mut self, doc: i64, approx: f64, err: f64) {
+        let score = approx as f32;
+        let err = ((err + (f64::from(score) - approx).abs()) as f32).next_up();
         match usize::try_from(doc).ok().filter(|&d| d < self.bound) {
             Some(d) => {
                 if self.near.len() <= d {
@@ -273,11 +306,13 @@ impl Estimates {
                     // scan's scoring at 1M papers.
                     let len = (d + 1).max(self.near.len().saturating_mul(2)).min(self.bound);
                     self.near.resize(len, f32::NAN);
+                    self.near_err.resize(len, 0.0);
                 }
                 self.near[d] = score;
+                self.near_err[d] = err;
             }
             None => {
-                self.far.insert(doc, score);
+                self.far.insert(doc, (score, err));
             }
         }
     }
@@ -290,14 +325,27 @@ impl Estimates {
     /// `doc`'s score, exact when known, else its estimate; `None` for a
     /// paper without a vector.
     pub fn get(&self, doc: i64) -> Option<f32> {
+        self.with_error(doc).map(|(score, _)| score)
+    }
+
+    /// `doc`'s score and how far it may be from the f32 score (0 when it
+    /// is that score); `None` for a paper without a vector.
+    pub fn with_error(&self, doc: i64) -> Option<(f32, f32)> {
         if let Some(&s) = self.exact.get(&doc) {
-            return Some(s);
+            return Some((s, 0.0));
         }
-        let s = match usize::try_from(doc).ok().and_then(|d| self.near.get(d)) {
-            Some(&s) => s,
+        let (s, e) = match usize::try_from(doc).ok().and_then(|d| self.near.get(d).zip(self.near_err.get(d))) {
+            Some((&s, &e)) => (s, e),
             None => *self.far.get(&doc)?,
         };
-        (!s.is_nan()).then_some(s)
+        (!s.is_nan()).then_some((s, e))
+    }
+
+    /// Every paper with a score, in doc order for the array's ids (then
+    /// the others').
+    pub fn docs(&self) -> impl Iterator<Item = i64> + '_ {
+        let near = self.near.iter().enumerate().filter(|(_, s)| !s.is_nan()).map(|(d, _)| d as i64);
+        near.chain(self.far.keys().copied())
     }
 
     /// Whether `doc`'s score is exact.

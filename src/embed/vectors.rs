@@ -5,7 +5,7 @@
 use crate::store::{Handle, Store};
 
 use super::chunk::{Chunk, ChunkIndex};
-use super::dense::{DenseIndex, extend_from_le_bytes, to_le_bytes};
+use super::dense::{extend_from_le_bytes, to_le_bytes};
 use super::model::ModelInfo;
 use crate::store::vectors::{self as table, ChunkBlob, ModelEntry};
 
@@ -64,17 +64,6 @@ fn chunk_blobs(chunks: &[(Chunk, Vec<f32>)]) -> Vec<ChunkBlob> {
         .iter()
         .map(|(c, v)| ChunkBlob { position: c.position, start: c.start, end: c.end, vector: to_le_bytes(v) })
         .collect()
-}
-
-/// Every vector of `model_id` whose paper is indexed, in one contiguous buffer.
-pub fn load_dense(store: &Store, model_id: i64, dim: usize) -> anyhow::Result<DenseIndex> {
-    // Room for every vector row of the model (one count of its key's index),
-    // not for every paper: an index of 10M papers with few vectors would
-    // otherwise ask for 15 GB it never uses.
-    let rows = usize::try_from(store.vector_rows(model_id)?).unwrap_or(0);
-    let mut idx = DenseIndex::with_capacity(dim, rows);
-    store.for_each_vector(model_id, |doc, bytes| idx.push_le_bytes(doc, bytes))?;
-    Ok(idx)
 }
 
 /// Every chunk vector of `model_id` whose paper is indexed.

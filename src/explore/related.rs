@@ -28,7 +28,8 @@ use serde::Serialize;
 
 use crate::analyzer::Analyzer;
 use crate::bm25::Bm25;
-use crate::embed::vectors;
+use crate::embed::PaperVectors;
+use crate::embed::quant::Estimates;
 use crate::search::bm25_term_scores;
 use crate::store::{Shared, Store};
 
@@ -100,6 +101,8 @@ pub struct RelatedResult {
 /// A candidate's score parts, before its row is read.
 struct Row {
     score: f64,
+    /// The score's upper end while the cosine is an estimate.
+    upper: f64,
     doc: i64,
     cocitation: f64,
     coupling: f64,
@@ -151,22 +154,29 @@ fn related_in(store: &Store, seeds: &[String], method: Method, limit: usize) -> 
         Default::default()
     };
     let seed_docs: HashSet<i64> = seed_docs.into_iter().collect();
-    let cosines = vectors.as_ref().map(|(_, c)| c);
+    let mut cosines = vectors;
     // The candidates by doc id: graph ones (indexed papers only) with their
     // ids, text ones whose ids are read only if shown.
     let mut candidates: BTreeMap<i64, Option<String>> = BTreeMap::new();
     for (id, (doc, _)) in graph_docs {
         candidates.insert(doc, Some(id));
     }
-    for &doc in text.keys().chain(cosines.into_iter().flat_map(|c| c.keys())) {
+    for doc in text.keys().copied().chain(cosines.iter().flat_map(|c| c.scores.docs())) {
         candidates.entry(doc).or_insert(None);
     }
     candidates.retain(|doc, _| !seed_docs.contains(doc));
     let max_text = candidates.keys().filter_map(|d| text.get(d)).copied().fold(0.0, f64::max);
     let bm25_norm = |t: f64| if max_text > 0.0 { t / max_text } else { 0.0 };
-    let norm = |doc: i64, t: f64| match cosines {
-        None => bm25_norm(t),
-        Some(c) => (bm25_norm(t) + c.get(&doc).copied().unwrap_or(0.0).max(0.0)) / 2.0,
+    let with_vectors = cosines.is_some();
+    let norm = |cos: Option<f64>, t: f64| match with_vectors {
+        false => bm25_norm(t),
+        true => (bm25_norm(t) + cos.unwrap_or(0.0).max(0.0)) / 2.0,
+    };
+    let score_of = |row: &Row, cos: Option<f64>| match method {
+        Method::Cocitation => row.cocitation,
+        Method::Coupling => row.coupling,
+        Method::Text => norm(cos, row.text_score),
+        Method::Both => row.cocitation + row.coupling + norm(cos, row.text_score),
     };
     let graph_ids: Vec<&String> = candidates.values().flatten().collect();
     let citer_counts = store.degrees(&graph_ids, Shared::Citers)?;
@@ -176,22 +186,48 @@ fn related_in(store: &Store, seeds: &[String], method: Method, limit: usize) -> 
         _ => 0.0,
     };
     let empty = Sharing::default();
+    // Each candidate's score from the ends of its cosine's range (the
+    // cosine is estimated from the codes, within a bound): the lower end
+    // is `score`, the upper `upper`.
     let mut scored: Vec<Row> = Vec::new();
     for (&doc, id) in &candidates {
         let s = id.as_ref().and_then(|id| sharing.get(id)).unwrap_or(&empty);
         let key = id.as_deref().unwrap_or_default();
-        let cocitation = cosine(s.citers.len(), seed_citers, citer_counts.get(key));
-        let coupling = cosine(s.references.len(), seed_refs, ref_counts.get(key));
-        let text_score = text.get(&doc).copied().unwrap_or(0.0);
-        let score = match method {
-            Method::Cocitation => cocitation,
-            Method::Coupling => coupling,
-            Method::Text => norm(doc, text_score),
-            Method::Both => cocitation + coupling + norm(doc, text_score),
+        let mut row = Row {
+            score: 0.0,
+            upper: 0.0,
+            doc,
+            cocitation: cosine(s.citers.len(), seed_citers, citer_counts.get(key)),
+            coupling: cosine(s.references.len(), seed_refs, ref_counts.get(key)),
+            text_score: text.get(&doc).copied().unwrap_or(0.0),
         };
-        if score > 0.0 {
-            scored.push(Row { score, doc, cocitation, coupling, text_score });
+        let (low, high) = match cosines.as_ref().and_then(|c| c.range(doc)) {
+            Some((low, high)) => (Some(low), Some(high)),
+            None => (None, None),
+        };
+        (row.score, row.upper) = (score_of(&row, low), score_of(&row, high));
+        if row.upper > 0.0 {
+            scored.push(row);
         }
+    }
+    if let Some(c) = cosines.as_mut() {
+        // Only a candidate whose upper end reaches the `limit`-th best lower
+        // end can be shown: those are scored with their f32 vectors (as a
+        // scan of every f32 vector scored them all), the others dropped.
+        let floor = match limit {
+            0 => f64::INFINITY,
+            _ if scored.len() < limit => f64::NEG_INFINITY,
+            _ => {
+                let mut lows: Vec<f64> = scored.iter().map(|r| r.score).collect();
+                *lows.select_nth_unstable_by(limit - 1, |a, b| b.total_cmp(a)).1
+            }
+        };
+        scored.retain(|r| r.upper >= floor);
+        c.vectors.rescore(store, &c.mean, &mut c.scores, scored.iter().map(|r| r.doc))?;
+        for row in &mut scored {
+            row.score = score_of(row, c.get(row.doc));
+        }
+        scored.retain(|r| r.score > 0.0);
     }
     scored.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.doc.cmp(&b.doc)));
     scored.truncate(limit);
@@ -199,6 +235,7 @@ fn related_in(store: &Store, seeds: &[String], method: Method, limit: usize) -> 
     for r in scored {
         let row = store.paper_by_doc(r.doc)?;
         let s = sharing.get(&row.id).unwrap_or(&empty);
+        let cos = cosines.as_ref().and_then(|c| c.get(r.doc));
         related.push(Related {
             id: row.id,
             title: row.title,
@@ -211,16 +248,39 @@ fn related_in(store: &Store, seeds: &[String], method: Method, limit: usize) -> 
             shared_references: s.references.len(),
             shared_references_sample: s.references.iter().take(SAMPLE).cloned().collect(),
             text_score: r.text_score,
-            cosine: cosines.and_then(|c| c.get(&r.doc).copied()),
-            text_norm: norm(r.doc, r.text_score),
+            cosine: cos,
+            text_norm: norm(cos, r.text_score),
         });
     }
-    let vectors = vectors.map(|(name, _)| name);
+    let vectors = cosines.map(|c| c.model);
     Ok(RelatedResult { seeds: seeds.to_vec(), method, terms, vectors, related })
 }
 
-/// Every paper's cosine with the seeds (by doc id), and the model's name.
-type Cosines = Option<(String, HashMap<i64, f64>)>;
+/// Every paper's cosine with the seeds' mean vector: estimated from the
+/// papers' int8 codes (a scan that reads a quarter of the f32 vectors'
+/// bytes and keeps no matrix), exact once rescored.
+struct SeedCosines {
+    /// The model's name.
+    model: String,
+    vectors: PaperVectors,
+    mean: Vec<f32>,
+    scores: Estimates,
+}
+
+impl SeedCosines {
+    /// `doc`'s cosine, exact once rescored; `None` without a vector.
+    fn get(&self, doc: i64) -> Option<f64> {
+        self.scores.get(doc).map(f64::from)
+    }
+
+    /// The range `doc`'s exact cosine lies in (one value once rescored).
+    fn range(&self, doc: i64) -> Option<(f64, f64)> {
+        let (s, e) = self.scores.with_error(doc)?;
+        Some((f64::from(s) - f64::from(e), f64::from(s) + f64::from(e)))
+    }
+}
+
+type Cosines = Option<SeedCosines>;
 
 /// The more-like-this query's terms, the BM25 for it of the papers that can
 /// rank, and the cosines when the index holds vectors. With vectors every
@@ -268,18 +328,20 @@ fn vector_cosines(store: &Store, seed_docs: &[i64]) -> anyhow::Result<Cosines> {
         if store.vector_counts(model.model_id)?.0 == 0 {
             continue;
         }
-        let docs = vectors::load_dense(store, model.model_id, model.dim)?;
+        let vectors = PaperVectors::open(store, model.model_id, model.dim)?;
         let mut mean = vec![0f32; model.dim];
-        for v in seed_docs.iter().filter_map(|&d| docs.vector(d)) {
-            mean.iter_mut().zip(v).for_each(|(m, x)| *m += x);
+        for &doc in seed_docs {
+            if let Some(v) = vectors.vector(store, doc)? {
+                mean.iter_mut().zip(v).for_each(|(m, x)| *m += x);
+            }
         }
         let norm = mean.iter().map(|x| x * x).sum::<f32>().sqrt();
         if norm == 0.0 {
             continue;
         }
         mean.iter_mut().for_each(|m| *m /= norm);
-        let cos = docs.top_k(&mean, docs.len()).into_iter().map(|c| (c.doc, c.score)).collect();
-        return Ok(Some((model.name, cos)));
+        let scores = vectors.estimates(store, &mean)?;
+        return Ok(Some(SeedCosines { model: model.name, vectors, mean, scores }));
     }
     Ok(None)
 }

@@ -63,13 +63,6 @@ impl Store {
         counts(&self.conn, model_id)
     }
 
-    /// How many vector rows `model_id` has, its papers indexed or not: at
-    /// least as many as [`Store::for_each_vector`] hands over, counted
-    /// without looking at the papers (a loader's room).
-    pub(crate) fn vector_rows(&self, model_id: i64) -> anyhow::Result<u64> {
-        Ok(self.conn.query_row("SELECT count(*) FROM vectors WHERE model_id = ?1", [model_id], |r| r.get(0))?)
-    }
-
     /// How many vectors of any model the index holds, and how many papers.
     pub(crate) fn vector_totals(&self) -> anyhow::Result<(u64, u64)> {
         totals(&self.conn)

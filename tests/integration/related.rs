@@ -270,20 +270,32 @@ fn related_text_top_rows_equal_those_of_an_unlimited_call() {
     let db = dir.path().join("gen.db");
     let input = Input::File { path: corpus, format: Some(InputFormat::Paper) };
     build(&db, &[input], &IngestOptions::default()).unwrap();
-    let store = Store::open(&db).unwrap();
-    let mut compared = 0;
-    for seeds in [vec![7], vec![900], vec![1_000], vec![20, 21], vec![300, 301, 1_200]] {
-        let seeds: Vec<String> = seeds.into_iter().map(paper_id).collect();
-        for method in [Method::Text, Method::Both] {
-            let all = related(&store, &seeds, method, usize::MAX).unwrap();
-            assert!(all.related.len() > 50, "{seeds:?} {method:?}: {} rows", all.related.len());
-            for limit in [1, 3, 10, 50] {
-                let top = related(&store, &seeds, method, limit).unwrap();
-                assert_eq!(top.related, all.related[..limit], "{seeds:?} {method:?} limit {limit}");
-                assert_eq!((&top.terms, &top.seeds), (&all.terms, &all.seeds));
-                compared += 1;
+    let compare = |db: &std::path::Path| {
+        let store = Store::open(db).unwrap();
+        let mut compared = 0;
+        for seeds in [vec![7], vec![900], vec![1_000], vec![20, 21], vec![300, 301, 1_200]] {
+            let seeds: Vec<String> = seeds.into_iter().map(paper_id).collect();
+            for method in [Method::Text, Method::Both] {
+                let all = related(&store, &seeds, method, usize::MAX).unwrap();
+                assert!(all.related.len() > 50, "{seeds:?} {method:?}: {} rows", all.related.len());
+                for limit in [1, 3, 10, 50] {
+                    let top = related(&store, &seeds, method, limit).unwrap();
+                    assert_eq!(top.related, all.related[..limit], "{seeds:?} {method:?} limit {limit}");
+                    assert_eq!((&top.terms, &top.seeds, &top.vectors), (&all.terms, &all.seeds, &all.vectors));
+                    compared += 1;
+                }
             }
         }
-    }
-    assert_eq!(compared, 40);
+        compared
+    };
+    assert_eq!(compare(&db), 40);
+    // With vectors: an unlimited call scores every paper with its f32
+    // vector; a limited one estimates most from their int8 codes and
+    // rescores only those that could make its first `limit`. The rows are
+    // the same, cosines and scores to the bit.
+    let model = dir.path().join("tiny-model");
+    litindex::embed::tiny::write_tiny_model(&model, 16, 7).unwrap();
+    let out = litindex().arg("--db").arg(&db).args(["embed", "-q", "--model-dir"]).arg(&model).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(compare(&db), 40);
 }

@@ -10,7 +10,7 @@ use std::process::{Command, Output};
 
 use litindex::embed::model::cosine;
 use litindex::embed::tiny::write_tiny_model;
-use litindex::embed::{Embedder, MODEL_DIR_ENV, vectors};
+use litindex::embed::{Embedder, MODEL_DIR_ENV, PaperVectors, vectors};
 use litindex::store::Store;
 use serde_json::{Value, json};
 
@@ -359,9 +359,9 @@ fn a_changed_paper_is_embedded_again() {
     let store = Store::open(&db).unwrap();
     let e = Embedder::load(&model).unwrap();
     let doc = store.doc_of("b").unwrap().unwrap();
-    let stored = vectors::load_dense(&store, 1, 8).unwrap();
+    let stored = PaperVectors::open(&store, 1, 8).unwrap().vector(&store, doc).unwrap().unwrap();
     let want = e.embed_one(&vectors::doc_text("Paper b", "A rewritten abstract.")).unwrap();
-    assert!(cosine(stored.vector(doc).unwrap(), &want) > 0.99999);
+    assert!(cosine(&stored, &want) > 0.99999);
 }
 
 #[cfg(feature = "failpoints")]
@@ -388,11 +388,12 @@ fn a_killed_embed_keeps_its_committed_batches_and_a_rerun_completes() {
     let fresh = corpus_db(fresh_dir.path());
     ok(&run(&fresh, &["embed", "--model-dir", m]));
     let (a, b) = (Store::open(&db).unwrap(), Store::open(&fresh).unwrap());
-    let (va, vb) = (vectors::load_dense(&a, 1, 16).unwrap(), vectors::load_dense(&b, 1, 16).unwrap());
+    let (va, vb) = (PaperVectors::open(&a, 1, 16).unwrap(), PaperVectors::open(&b, 1, 16).unwrap());
     for i in 0..20 {
         let id = format!("s{i:02}");
         let (da, db_) = (a.doc_of(&id).unwrap().unwrap(), b.doc_of(&id).unwrap().unwrap());
-        assert!(cosine(va.vector(da).unwrap(), vb.vector(db_).unwrap()) > 0.99999, "{id}");
+        let (x, y) = (va.vector(&a, da).unwrap().unwrap(), vb.vector(&b, db_).unwrap().unwrap());
+        assert!(cosine(&x, &y) > 0.99999, "{id}");
     }
     let check = run(&db, &["check"]);
     assert!(check.status.success(), "{}", stdout(&check));
