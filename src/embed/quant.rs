@@ -444,6 +444,10 @@ mod tests {
             for doc in (1..=9300).chain([77_777]) {
                 let (got, want) = (estimates.get(doc), dense.score(doc, q));
                 assert_eq!(got.is_some(), want.is_some(), "doc {doc}");
+                if let (Some((est, err)), Some(want)) = (estimates.with_error(doc), want) {
+                    let off = (f64::from(est) - f64::from(want)).abs();
+                    assert!(off <= f64::from(err), "doc {doc}: {est} is {off} from {want}, beyond its bound {err}");
+                }
                 if let (Some(got), Some(want)) = (got, want) {
                     if estimates.is_exact(doc) {
                         assert_eq!(got, want, "doc {doc}");
