@@ -83,9 +83,10 @@ fn int_dots_any(d: &[i16], codes: &[i8], out: &mut [i32]) {
     }
 }
 
-/// [`int_dots_any`] compiled for AVX2: the same integers, in about 0.6 of
-/// the time the baseline x86-64 instructions take over the 1M codes
-/// (docs/PERFORMANCE.md, "The codes read on one core, scored on the other").
+/// [`int_dots_any`] compiled for AVX2: the same integers, faster than the
+/// baseline x86-64 instructions (a diagnostic timed under load, not a
+/// figure: docs/PERFORMANCE.md, "The codes read on one core, scored on the
+/// other").
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn int_dots_avx2(d: &[i16], codes: &[i8], out: &mut [i32]) {
