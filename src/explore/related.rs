@@ -325,7 +325,7 @@ fn text_scores(
 /// vectors, for the most recently updated model with vectors for a seed.
 fn vector_cosines(store: &Store, seed_docs: &[i64]) -> anyhow::Result<Cosines> {
     for model in store.vector_models()? {
-        if store.vector_counts(model.model_id)?.0 == 0 {
+        if !store.model_has_vectors(model.model_id)? {
             continue;
         }
         let vectors = PaperVectors::open(store, model.model_id, model.dim)?;

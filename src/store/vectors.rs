@@ -63,6 +63,16 @@ impl Store {
         counts(&self.conn, model_id)
     }
 
+    /// Whether any indexed paper has a vector of `model_id`: stops at the
+    /// first (`vector_counts` reads every paper's row at 1M).
+    pub(crate) fn model_has_vectors(&self, model_id: i64) -> anyhow::Result<bool> {
+        Ok(self.conn.query_row(
+            "SELECT EXISTS (SELECT 1 FROM vectors v JOIN papers p ON p.doc = v.doc WHERE v.model_id = ?1)",
+            [model_id],
+            |r| r.get(0),
+        )?)
+    }
+
     /// How many vectors of any model the index holds, and how many papers.
     pub(crate) fn vector_totals(&self) -> anyhow::Result<(u64, u64)> {
         totals(&self.conn)
