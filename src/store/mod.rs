@@ -190,18 +190,6 @@ impl Store {
     pub fn path(&self) -> &Path {
         &self.path
     }
-
-    /// A second reader of the file, in a read transaction that sees the
-    /// content this one sees (the same [`Store::generation`]), for reading
-    /// on another thread; `None` when a writer committed in between or it
-    /// cannot be opened (the caller reads on one connection then).
-    pub(in crate::store) fn second_reader(&self) -> anyhow::Result<Option<Connection>> {
-        let Ok((conn, _)) = open_read_only(&self.path, &|_| {}) else { return Ok(None) };
-        tune_reads(&conn)?;
-        conn.execute_batch("BEGIN")?;
-        let theirs: i64 = conn.query_row("SELECT generation FROM index_generation WHERE id = 1", [], |r| r.get(0))?;
-        Ok((theirs == self.generation()?).then_some(conn))
-    }
 }
 
 /// Opens `path` for reading. Normally a read-write handle with

@@ -31,8 +31,6 @@ use super::lengths::Lengths;
 
 /// Doc ids per chunk: `2^CHUNK_BITS`.
 const CHUNK_BITS: u32 = 12;
-/// Chunks from which a scan reads on two connections (two cores) at once.
-const TWO_READERS: usize = 8;
 /// Bytes a vector takes in a chunk besides its codes: offset, scale, bound.
 const ROW_META: usize = 2 + 4 + 4;
 
@@ -245,8 +243,8 @@ impl Store {
             .query_map([model_id], |r| Ok((r.get(0)?, r.get(1)?)))?
             .filter(|c| c.as_ref().map_or(true, |(_, chunk)| !dirty.contains(chunk)))
             .collect::<Result<_, _>>()?;
-        let read = |conn: &Connection, rowid: i64, buf: &mut Vec<u8>| -> anyhow::Result<()> {
-            let blob = conn.blob_open(rusqlite::MAIN_DB, "vector_codes", "data", rowid, true)?;
+        let read = |rowid: i64, buf: &mut Vec<u8>| -> anyhow::Result<()> {
+            let blob = self.conn.blob_open(rusqlite::MAIN_DB, "vector_codes", "data", rowid, true)?;
             buf.resize(blob.len(), 0);
             blob.read_at_exact(buf, 0)?;
             Ok(())
@@ -258,7 +256,7 @@ impl Store {
         if chunks.len() + dirty.len() < 2 {
             let mut buf = Vec::new();
             for &(rowid, chunk) in &chunks {
-                read(&self.conn, rowid, &mut buf)?;
+                read(rowid, &mut buf)?;
                 f(&CodeChunk::parse(chunk, dim, &buf, &lengths)?)?;
             }
             for &chunk in &dirty {
@@ -269,73 +267,29 @@ impl Store {
             }
             return Ok(());
         }
-        // Reading is most of the scan (SQLite copying each blob out of the
-        // mapped file): with enough chunks a second connection reads every
-        // other one, on its own thread.
-        let second = if chunks.len() >= TWO_READERS { self.second_reader()? } else { None };
-        let readers = if second.is_some() { 2 } else { 1 };
-        // The reader of the i-th chunk handed on: the clean ones in turn,
-        // the dirty ones (read from `vectors`) by this thread.
-        let reader_of = |i: usize| if i < chunks.len() { i % readers } else { 0 };
-        let total = chunks.len() + dirty.len();
         std::thread::scope(|scope| {
-            // Each reader's buffers go round: one read into, one waiting, one scored.
-            let mut full = Vec::new();
-            let mut to_score = Vec::new();
-            let mut done = Vec::new();
-            let mut empty = Vec::new();
-            for _ in 0..readers {
-                let (tx, rx) = std::sync::mpsc::sync_channel::<(i64, Vec<u8>)>(1);
-                let (back, free) = std::sync::mpsc::channel::<Vec<u8>>();
-                for _ in 0..3 {
-                    let _ = back.send(Vec::new());
-                }
-                full.push(Some(tx));
-                to_score.push(rx);
-                done.push(back);
-                empty.push(Some(free));
+            // Three buffers go round: one read into, one waiting, one scored.
+            let (full, to_score) = std::sync::mpsc::sync_channel::<(i64, Vec<u8>)>(1);
+            let (done, empty) = std::sync::mpsc::channel::<Vec<u8>>();
+            for _ in 0..3 {
+                let _ = done.send(Vec::new());
             }
             let lengths = &lengths;
             let scorer = scope.spawn(move || -> anyhow::Result<()> {
-                for i in 0..total {
-                    let r = reader_of(i);
-                    // A reader that stopped early stopped on an error: that is the one returned.
-                    let Ok((chunk, data)) = to_score[r].recv() else { return Ok(()) };
+                for (chunk, data) in to_score {
                     f(&CodeChunk::parse(chunk, dim, &data, lengths)?)?;
                     // The reader may have stopped on an error of its own.
-                    let _ = done[r].send(data);
+                    let _ = done.send(data);
                 }
                 Ok(())
             });
-            // Reads the clean chunks `reader` is given, on `conn`; false once `f` failed.
-            let read_share = |conn: &Connection,
-                              reader: usize,
-                              full: &std::sync::mpsc::SyncSender<(i64, Vec<u8>)>,
-                              empty: &std::sync::mpsc::Receiver<Vec<u8>>|
-             -> anyhow::Result<bool> {
-                for &(rowid, chunk) in chunks.iter().skip(reader).step_by(readers) {
-                    let Ok(mut buf) = empty.recv() else { return Ok(false) };
-                    read(conn, rowid, &mut buf)?;
-                    if full.send((chunk, buf)).is_err() {
-                        return Ok(false);
-                    }
-                }
-                Ok(true)
-            };
-            let other = second.map(|conn| {
-                let (full, empty) = (full[1].take(), empty[1].take());
-                scope.spawn(move || -> anyhow::Result<()> {
-                    if let (Some(full), Some(empty)) = (full, empty) {
-                        read_share(&conn, 1, &full, &empty)?;
-                    }
-                    Ok(())
-                })
-            });
             let reading = (|| -> anyhow::Result<()> {
-                let (Some(full), Some(empty)) = (full[0].take(), empty[0].take()) else { return Ok(()) };
-                // `f` failed: its error is the one returned.
-                if !read_share(&self.conn, 0, &full, &empty)? {
-                    return Ok(());
+                for &(rowid, chunk) in &chunks {
+                    let Ok(mut buf) = empty.recv() else { return Ok(()) }; // `f` failed
+                    read(rowid, &mut buf)?;
+                    if full.send((chunk, buf)).is_err() {
+                        return Ok(()); // `f` failed: its error is the one returned
+                    }
                 }
                 for &chunk in &dirty {
                     let data = encoded(chunk)?;
@@ -346,12 +300,8 @@ impl Store {
                 Ok(())
             })();
             drop(full);
-            let joined = |h: std::thread::ScopedJoinHandle<'_, anyhow::Result<()>>| {
-                h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            };
-            let other = other.map_or(Ok(()), joined);
-            let scored = joined(scorer);
-            reading.and(other).and(scored)
+            let scored = scorer.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            reading.and(scored)
         })
     }
 
@@ -487,87 +437,6 @@ mod tests {
         }
         assert_eq!((c[0], c[4]), (127, -127));
         assert_eq!(quantise(&[0.0, 0.0]), (0.0, vec![0, 0]));
-    }
-
-    /// Twelve chunks of one to three vectors each (dim 2), written, then
-    /// two of them marked again by an edit.
-    fn many_chunks(dir: &std::path::Path) -> std::path::PathBuf {
-        let path = dir.join("v.db");
-        crate::store::create_index(&path, crate::analyzer::Analyzer::Plain, crate::bm25::Bm25::default(), |_| Ok(()))
-            .unwrap();
-        let docs: Vec<i64> =
-            (0..12).flat_map(|c| [c << CHUNK_BITS | 1, c << CHUNK_BITS | 7, c << CHUNK_BITS | 4095]).collect();
-        let blob = |doc: i64| {
-            let v = [doc as f32, 1.0];
-            v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>()
-        };
-        let vectors: Vec<(i64, Vec<u8>)> = docs.iter().map(|&d| (d, blob(d))).collect();
-        by_hand::write(&path, 2, &docs, &vectors);
-        assert_eq!(by_hand::refresh(&path), (0, 12));
-        for doc in [3 << CHUNK_BITS | 7, 9 << CHUNK_BITS | 1] {
-            by_hand::upsert(&path, doc, &blob(doc + 1));
-        }
-        path
-    }
-
-    /// With enough chunks a second connection reads every other clean one;
-    /// the scan still sees every chunk in doc order (the marked ones, read
-    /// from `vectors`, last), and its error stops both readers.
-    #[test]
-    fn a_scan_read_on_two_connections_sees_every_chunk_in_order() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = many_chunks(dir.path());
-        let store = Store::open(&path).unwrap();
-        assert!(store.snapshot(|| Ok(store.second_reader()?.is_some())).unwrap(), "the path under test");
-        let mut seen = Vec::new();
-        store
-            .snapshot(|| {
-                store.for_each_code_chunk(1, 2, |c| {
-                    seen.push(
-                        (0..c.len()).map(|i| (c.doc(i), c.scale(i) * f32::from(c.codes()[2 * i]))).collect::<Vec<_>>(),
-                    );
-                    Ok(())
-                })
-            })
-            .unwrap();
-        let chunk_of = |rows: &Vec<(i64, f32)>| rows[0].0 >> CHUNK_BITS;
-        let order: Vec<i64> = seen.iter().map(chunk_of).collect();
-        assert_eq!(order, [0, 1, 2, 4, 5, 6, 7, 8, 10, 11, 3, 9], "clean chunks in order, then the marked ones");
-        for rows in &seen {
-            assert_eq!(rows.len(), 3);
-            for &(doc, x) in rows {
-                let edited = doc == 3 << CHUNK_BITS | 7 || doc == 9 << CHUNK_BITS | 1;
-                let want = doc as f32 + f32::from(u8::from(edited));
-                assert!((x - want).abs() <= want / 254.0 + 1e-3, "doc {doc}: {x} for {want}");
-            }
-        }
-        let mut calls = 0;
-        let err = store
-            .for_each_code_chunk(1, 2, |c| {
-                calls += 1;
-                anyhow::ensure!(c.doc(0) >> CHUNK_BITS != 6, "stop at chunk 6");
-                Ok(())
-            })
-            .unwrap_err();
-        assert_eq!((err.to_string(), calls), ("stop at chunk 6".to_string(), 6));
-    }
-
-    /// A second reader must see what the first sees: none once a writer
-    /// moved the index's generation on after the first's read began.
-    #[test]
-    fn no_second_reader_once_the_content_moved_on() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = many_chunks(dir.path());
-        let store = Store::open(&path).unwrap();
-        let moved = store
-            .snapshot(|| {
-                store.generation()?; // the read begins
-                Connection::open(&path)?.execute("UPDATE index_generation SET generation = generation + 1", [])?;
-                Ok(store.second_reader()?.is_some())
-            })
-            .unwrap();
-        assert!(!moved);
-        assert!(store.snapshot(|| Ok(store.second_reader()?.is_some())).unwrap(), "the new content, seen by both");
     }
 
     #[test]
