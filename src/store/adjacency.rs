@@ -17,10 +17,16 @@ use crate::graph::Node;
 /// How many edges the index holds.
 pub(super) const COUNT_EDGES: &str = "SELECT coalesce(sum(json_array_length(cites)), 0) FROM adjacency_lists";
 
-/// How many edges have an end that is no indexed paper.
-pub(super) const COUNT_DANGLING_EDGES: &str = "SELECT count(*) FROM adjacency_lists AS l, json_each(l.cites) AS a
-     JOIN nodes AS c ON c.node = l.node JOIN nodes AS d ON d.node = a.value
-     WHERE c.doc IS NULL OR d.doc IS NULL";
+/// How many edges have an end that is no indexed paper: the references of
+/// the nodes without a paper, plus their citers that have one. Only those
+/// nodes' lists are read (the lists are each other's mirror: invariant
+/// `adjacency-symmetric`), not every edge joined with both its ends, which
+/// took 10–30 s at 1M papers in every `stats` and MCP `describe_index`.
+pub(super) const COUNT_DANGLING_EDGES: &str = "WITH d(node) AS (SELECT node FROM nodes WHERE doc IS NULL)
+     SELECT (SELECT coalesce(sum(json_array_length(l.cites)), 0) FROM adjacency_lists AS l
+             WHERE l.node IN (SELECT node FROM d))
+          + (SELECT count(*) FROM adjacency_lists AS l, json_each(l.cited_by) AS a
+             WHERE l.node IN (SELECT node FROM d) AND a.value NOT IN (SELECT node FROM d))";
 
 /// The column of a direction: 0 references, 1 citers.
 fn column(dir: i64) -> &'static str {

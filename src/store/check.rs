@@ -484,6 +484,36 @@ mod tests {
         assert!(report.invariants.len() >= 15);
     }
 
+    /// Edges to a dangling id, from one, and between two, each counted
+    /// once: the count through the dangling nodes' lists is the count
+    /// over every edge joined with both its ends.
+    #[test]
+    fn dangling_edges_are_counted_once_whichever_end_dangles() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.db");
+        create_index(&path, Analyzer::Plain, Bm25::default(), |conn| {
+            let mut ing = Ingester::new(conn)?;
+            ing.add_record(record("a", "Sparse attention", 2019, &["b", "ghost"]), "paper", "t:1")?;
+            ing.add_record(record("b", "Dense retrieval", 2021, &["a", "ghost"]), "paper", "t:2")?;
+            for (citing, cited) in [("ghost2", "a"), ("ghost2", "ghost"), ("ghost3", "ghost2"), ("c", "a")] {
+                ing.add_link(&Link { citing: PaperId::parse(citing), cited: PaperId::parse(cited) })?;
+            }
+            ing.finish()?;
+            Ok(())
+        })
+        .unwrap();
+        let conn = Connection::open(&path).unwrap();
+        let count = |sql: &str| conn.query_row(sql, [], |r| r.get::<_, i64>(0)).unwrap();
+        let joined = count(
+            "SELECT count(*) FROM adjacency_lists AS l, json_each(l.cites) AS a
+             JOIN nodes AS c ON c.node = l.node JOIN nodes AS d ON d.node = a.value
+             WHERE c.doc IS NULL OR d.doc IS NULL",
+        );
+        // a→ghost, b→ghost, ghost2→a, ghost2→ghost, ghost3→ghost2, c→a (c is no paper).
+        assert_eq!((count(super::super::adjacency::COUNT_DANGLING_EDGES), joined), (6, 6));
+        assert_eq!(check(&conn).dangling_edges, 6);
+    }
+
     #[test]
     fn damage_is_named() {
         let dir = tempfile::tempdir().unwrap();

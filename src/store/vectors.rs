@@ -60,7 +60,7 @@ impl Store {
 
     /// How many papers have a vector, and how many chunks are stored, for `model_id`.
     pub fn vector_counts(&self, model_id: i64) -> anyhow::Result<(u64, u64)> {
-        counts(&self.conn, model_id)
+        counts(&self.conn, &*self.lengths(super::field::Field::Papers)?, model_id)
     }
 
     /// Whether any indexed paper has a vector of `model_id`: stops at the
@@ -219,19 +219,25 @@ pub(crate) fn put_chunks(handle: Handle<'_>, model_id: i64, doc: i64, chunks: &[
     Ok(())
 }
 
-/// How many papers have a vector, and how many chunks are stored, for `model_id`.
-pub(crate) fn counts(conn: &Connection, model_id: i64) -> anyhow::Result<(u64, u64)> {
-    let v: u64 = conn.query_row(
-        "SELECT count(*) FROM vectors WHERE model_id = ?1 AND doc IN (SELECT doc FROM papers)",
-        [model_id],
-        |r| r.get(0),
-    )?;
-    let c: u64 = conn.query_row(
-        "SELECT count(*) FROM chunk_vectors WHERE model_id = ?1 AND doc IN (SELECT doc FROM papers)",
-        [model_id],
-        |r| r.get(0),
-    )?;
-    Ok((v, c))
+/// How many papers have a vector, and how many chunks are stored, for
+/// `model_id`, counting only indexed papers' (those with a length in
+/// `lengths`, already in memory). The doc ids come from the tables' key
+/// indexes; asking `papers` for each (`doc IN (SELECT doc FROM papers)`)
+/// read every paper's row, 0.6 s at 1M papers in every MCP `describe_index`.
+pub(crate) fn counts(conn: &Connection, lengths: &Lengths, model_id: i64) -> anyhow::Result<(u64, u64)> {
+    let indexed = |sql: &str| -> anyhow::Result<u64> {
+        let mut stmt = conn.prepare_cached(sql)?;
+        let mut rows = stmt.query([model_id])?;
+        let mut n = 0;
+        while let Some(r) = rows.next()? {
+            n += u64::from(lengths.get(r.get(0)?).is_some());
+        }
+        Ok(n)
+    };
+    Ok((
+        indexed("SELECT doc FROM vectors WHERE model_id = ?1")?,
+        indexed("SELECT doc FROM chunk_vectors WHERE model_id = ?1")?,
+    ))
 }
 
 /// How many vectors of any model the index holds, and how many papers.
@@ -314,5 +320,7 @@ mod tests {
         })
         .unwrap();
         assert_eq!(chunks, [2]);
+        assert_eq!(counts(&conn, &lengths, 1).unwrap(), (2, 1), "doc 3's vector and chunk left out");
+        assert_eq!(counts(&conn, &lengths, 2).unwrap(), (0, 0), "another model");
     }
 }
