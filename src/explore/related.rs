@@ -18,11 +18,11 @@
 //!
 //! Candidates are the indexed papers other than the seeds: for the graph
 //! methods the ones that share a neighbour with a seed (read outwards from
-//! the seeds through the `edges` indexes), for `text` the ones matching a
+//! the seeds through the adjacency lists, by node), for `text` the ones matching a
 //! term, for `both` the union; those scoring 0 are left out. Ties go by
 //! doc id (index order).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde::Serialize;
 
@@ -30,8 +30,9 @@ use crate::analyzer::Analyzer;
 use crate::bm25::Bm25;
 use crate::embed::PaperVectors;
 use crate::embed::quant::Estimates;
+use crate::graph::{Adjacency, Node, NodeMap};
 use crate::search::bm25_term_scores;
-use crate::store::{Shared, Store};
+use crate::store::{Shared, Store, StoreAdjacency};
 
 /// How many of the seeds' terms the more-like-this query takes.
 pub(crate) const TEXT_TERMS: usize = 25;
@@ -109,11 +110,11 @@ struct Row {
     text_score: f64,
 }
 
-/// The neighbours one candidate shares with the seeds.
+/// The neighbours one candidate shares with the seeds, by node, ascending.
 #[derive(Default)]
 struct Sharing {
-    citers: BTreeSet<String>,
-    references: BTreeSet<String>,
+    citers: Vec<Node>,
+    references: Vec<Node>,
 }
 
 /// Papers related to `seeds` (canonical ids of indexed papers), best first, at most `limit`.
@@ -122,33 +123,37 @@ pub fn related(store: &Store, seeds: &[String], method: Method, limit: usize) ->
 }
 
 fn related_in(store: &Store, seeds: &[String], method: Method, limit: usize) -> anyhow::Result<RelatedResult> {
-    let seed_set: HashSet<&String> = seeds.iter().collect();
-    let mut sharing: BTreeMap<String, Sharing> = BTreeMap::new();
+    let graph = StoreAdjacency(store);
+    let mut sharing: NodeMap<Sharing> = NodeMap::default();
     let (mut seed_citers, mut seed_refs) = (0usize, 0usize);
     if method.uses_graph() {
+        let seed_nodes: Vec<Node> = graph.nodes_of(seeds)?.into_iter().map(|(_, n)| n).collect();
+        let seed_set: HashSet<Node> = seed_nodes.iter().copied().collect();
         for shared in [Shared::Citers, Shared::References] {
-            let pairs = store.shared_neighbours(seeds, shared)?;
-            let sharers: HashSet<&String> = pairs.iter().map(|(_, s)| s).collect();
+            // Sorted by (other, sharer), distinct: each other's sharers ascend.
+            let pairs = store.shared_nodes(&seed_nodes, shared)?;
+            let sharers: HashSet<Node> = pairs.iter().map(|&(_, s)| s).collect();
             match shared {
                 Shared::Citers => seed_citers = sharers.len(),
                 Shared::References => seed_refs = sharers.len(),
             }
-            for (other, sharer) in &pairs {
-                if seed_set.contains(other) {
+            for &(other, sharer) in &pairs {
+                if seed_set.contains(&other) {
                     continue;
                 }
-                let entry = sharing.entry(other.clone()).or_default();
+                let entry = sharing.entry(other).or_default();
                 match shared {
-                    Shared::Citers => entry.citers.insert(sharer.clone()),
-                    Shared::References => entry.references.insert(sharer.clone()),
+                    Shared::Citers => entry.citers.push(sharer),
+                    Shared::References => entry.references.push(sharer),
                 };
             }
         }
     }
     let seed_docs: Vec<i64> = store.docs_and_years(seeds)?.values().map(|&(doc, _)| doc).collect();
-    let graph_docs = store.docs_and_years(sharing.keys())?;
+    let sharers: Vec<Node> = sharing.keys().copied().collect();
+    let graph_docs = store.docs_of_nodes(&sharers)?;
     let (terms, text, vectors) = if method.uses_text() {
-        let graph: Vec<i64> = graph_docs.values().map(|&(doc, _)| doc).collect();
+        let graph: Vec<i64> = graph_docs.iter().map(|&(_, doc)| doc).collect();
         text_scores(store, seeds, &seed_docs, &graph, limit)?
     } else {
         Default::default()
@@ -156,10 +161,10 @@ fn related_in(store: &Store, seeds: &[String], method: Method, limit: usize) -> 
     let seed_docs: HashSet<i64> = seed_docs.into_iter().collect();
     let mut cosines = vectors;
     // The candidates by doc id: graph ones (indexed papers only) with their
-    // ids, text ones whose ids are read only if shown.
-    let mut candidates: BTreeMap<i64, Option<String>> = BTreeMap::new();
-    for (id, (doc, _)) in graph_docs {
-        candidates.insert(doc, Some(id));
+    // nodes, text ones whose ids are read only if shown.
+    let mut candidates: BTreeMap<i64, Option<Node>> = BTreeMap::new();
+    for (node, doc) in graph_docs {
+        candidates.insert(doc, Some(node));
     }
     for doc in text.keys().copied().chain(cosines.iter().flat_map(|c| c.scores.docs())) {
         candidates.entry(doc).or_insert(None);
@@ -178,11 +183,11 @@ fn related_in(store: &Store, seeds: &[String], method: Method, limit: usize) -> 
         Method::Text => norm(cos, row.text_score),
         Method::Both => row.cocitation + row.coupling + norm(cos, row.text_score),
     };
-    let graph_ids: Vec<&String> = candidates.values().flatten().collect();
-    let citer_counts = store.degrees(&graph_ids, Shared::Citers)?;
-    let ref_counts = store.degrees(&graph_ids, Shared::References)?;
-    let cosine = |shared: usize, a: usize, b: Option<&u64>| match b {
-        Some(&b) if a > 0 && b > 0 => shared as f64 / ((a as f64) * (b as f64)).sqrt(),
+    let graph_nodes: Vec<Node> = candidates.values().flatten().copied().collect();
+    // (references, citers) of each graph candidate.
+    let degrees = store.node_degrees(&graph_nodes)?;
+    let cosine = |shared: usize, a: usize, b: Option<u64>| match b {
+        Some(b) if a > 0 && b > 0 => shared as f64 / ((a as f64) * (b as f64)).sqrt(),
         _ => 0.0,
     };
     let empty = Sharing::default();
@@ -190,15 +195,18 @@ fn related_in(store: &Store, seeds: &[String], method: Method, limit: usize) -> 
     // cosine is estimated from the codes, within a bound): the lower end
     // is `score`, the upper `upper`.
     let mut scored: Vec<Row> = Vec::new();
-    for (&doc, id) in &candidates {
-        let s = id.as_ref().and_then(|id| sharing.get(id)).unwrap_or(&empty);
-        let key = id.as_deref().unwrap_or_default();
+    for (&doc, node) in &candidates {
+        let s = node.and_then(|n| sharing.get(&n)).unwrap_or(&empty);
+        let (refs, citers) = match node.and_then(|n| degrees.get(&n)) {
+            Some(&(r, c)) => (Some(r), Some(c)),
+            None => (None, None),
+        };
         let mut row = Row {
             score: 0.0,
             upper: 0.0,
             doc,
-            cocitation: cosine(s.citers.len(), seed_citers, citer_counts.get(key)),
-            coupling: cosine(s.references.len(), seed_refs, ref_counts.get(key)),
+            cocitation: cosine(s.citers.len(), seed_citers, citers),
+            coupling: cosine(s.references.len(), seed_refs, refs),
             text_score: text.get(&doc).copied().unwrap_or(0.0),
         };
         let (low, high) = match cosines.as_ref().and_then(|c| c.range(doc)) {
@@ -234,7 +242,7 @@ fn related_in(store: &Store, seeds: &[String], method: Method, limit: usize) -> 
     let mut related = Vec::with_capacity(scored.len());
     for r in scored {
         let row = store.paper_by_doc(r.doc)?;
-        let s = sharing.get(&row.id).unwrap_or(&empty);
+        let s = candidates.get(&r.doc).copied().flatten().and_then(|n| sharing.get(&n)).unwrap_or(&empty);
         let cos = cosines.as_ref().and_then(|c| c.get(r.doc));
         related.push(Related {
             id: row.id,
@@ -244,9 +252,9 @@ fn related_in(store: &Store, seeds: &[String], method: Method, limit: usize) -> 
             cocitation: r.cocitation,
             coupling: r.coupling,
             shared_citers: s.citers.len(),
-            shared_citers_sample: s.citers.iter().take(SAMPLE).cloned().collect(),
+            shared_citers_sample: sample(&graph, &s.citers)?,
             shared_references: s.references.len(),
-            shared_references_sample: s.references.iter().take(SAMPLE).cloned().collect(),
+            shared_references_sample: sample(&graph, &s.references)?,
             text_score: r.text_score,
             cosine: cos,
             text_norm: norm(cos, r.text_score),
@@ -254,6 +262,18 @@ fn related_in(store: &Store, seeds: &[String], method: Method, limit: usize) -> 
     }
     let vectors = cosines.map(|c| c.model);
     Ok(RelatedResult { seeds: seeds.to_vec(), method, terms, vectors, related })
+}
+
+/// The first [`SAMPLE`] ids of `nodes` in id order (the ids of all of
+/// them read: a shown paper's sharers only).
+fn sample(graph: &StoreAdjacency<'_>, nodes: &[Node]) -> anyhow::Result<Vec<String>> {
+    if nodes.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut ids: Vec<String> = graph.ids_of(nodes)?.into_iter().map(|(_, id)| id).collect();
+    ids.sort_unstable();
+    ids.truncate(SAMPLE);
+    Ok(ids)
 }
 
 /// Every paper's cosine with the seeds' mean vector: estimated from the

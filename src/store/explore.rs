@@ -1,11 +1,12 @@
 //! The statements of the explore commands (`related`, `gaps`) and of
-//! evidence sentences: document frequencies of a few terms, co-citation and
-//! coupling counts from one seed through the `edges` indexes, and the
-//! dangling edge targets.
+//! evidence sentences: document frequencies of a few terms, the seeds'
+//! co-citation and coupling neighbours and degrees by node (through the
+//! parsed adjacency lists), and the dangling edge targets.
 
 use std::collections::HashMap;
 
-use super::Store;
+use super::{Store, StoreAdjacency};
+use crate::graph::{Adjacency, Direction, Node, NodeMap};
 
 impl Store {
     /// The document frequency of each of `terms` the vocabulary holds, in one statement.
@@ -29,49 +30,54 @@ pub enum Shared {
 }
 
 impl Store {
-    /// Every (other, sharer) pair such that `sharer` is a neighbour both of
-    /// one of `seeds` and of `other` (citers for co-citation, references for
-    /// coupling), `other` ranging over the seeds too. Read through the
-    /// integer adjacency from the seeds outwards: two hops, no scan.
-    pub fn shared_neighbours(&self, seeds: &[String], shared: Shared) -> anyhow::Result<Vec<(String, String)>> {
-        let sql = match shared {
-            Shared::Citers => {
-                "SELECT DISTINCT o.id, s.id FROM json_each(?1) AS j JOIN nodes AS n ON n.id = j.value
-                 JOIN adjacency_lists AS l1 ON l1.node = n.node JOIN json_each(l1.cited_by) AS a1
-                 JOIN adjacency_lists AS l2 ON l2.node = a1.value JOIN json_each(l2.cites) AS a2
-                 JOIN nodes AS o ON o.node = a2.value JOIN nodes AS s ON s.node = a1.value"
-            }
-            Shared::References => {
-                "SELECT DISTINCT o.id, s.id FROM json_each(?1) AS j JOIN nodes AS n ON n.id = j.value
-                 JOIN adjacency_lists AS l1 ON l1.node = n.node JOIN json_each(l1.cites) AS a1
-                 JOIN adjacency_lists AS l2 ON l2.node = a1.value JOIN json_each(l2.cited_by) AS a2
-                 JOIN nodes AS o ON o.node = a2.value JOIN nodes AS s ON s.node = a1.value"
-            }
+    /// Every (other, sharer) pair, by node, sorted and distinct, such that
+    /// `sharer` is a neighbour both of one of `seeds` and of `other`
+    /// (citers for co-citation, references for coupling), `other` ranging
+    /// over the seeds too. Read through the parsed adjacency lists from the
+    /// seeds outwards: two statements; ids are read only for what is shown
+    /// (at 1M a hub seed's pairs were 200,000 rows of two ids from a join).
+    pub(crate) fn shared_nodes(&self, seeds: &[Node], shared: Shared) -> anyhow::Result<Vec<(Node, Node)>> {
+        let (out, back) = match shared {
+            Shared::Citers => (Direction::Citations, Direction::References),
+            Shared::References => (Direction::References, Direction::Citations),
         };
-        let json = serde_json::to_string(seeds)?;
-        let mut stmt = self.conn.prepare_cached(sql)?;
-        let rows = stmt.query_map([json], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        let graph = StoreAdjacency(self);
+        let mut sharers = Vec::new();
+        graph.neighbor_lists(seeds, out, &mut |_, _, list| sharers.extend_from_slice(list))?;
+        let mut pairs = Vec::new();
+        graph.neighbor_lists(&sharers, back, &mut |sharer, _, list| {
+            pairs.extend(list.iter().map(|&other| (other, sharer)));
+        })?;
+        pairs.sort_unstable();
+        pairs.dedup();
+        Ok(pairs)
     }
 
-    /// How many citers (`Citers`) or references (`References`) each of `ids` has, in one statement.
-    pub fn degrees(&self, ids: &[&String], shared: Shared) -> anyhow::Result<HashMap<String, u64>> {
-        let sql = match shared {
-            Shared::Citers => {
-                "SELECT j.value, (SELECT coalesce(sum(json_array_length(l.cited_by)), 0) FROM nodes AS n
-                                  JOIN adjacency_lists AS l ON l.node = n.node WHERE n.id = j.value)
-                 FROM json_each(?1) AS j"
+    /// How many references and how many citers each of `nodes` has, in one
+    /// statement (a node with neither is left out).
+    pub(crate) fn node_degrees(&self, nodes: &[Node]) -> anyhow::Result<NodeMap<(u64, u64)>> {
+        let mut out = NodeMap::default();
+        StoreAdjacency(self).neighbor_lists(nodes, Direction::Both, &mut |node, way, list| {
+            let e: &mut (u64, u64) = out.entry(node).or_default();
+            match way {
+                Direction::Citations => e.1 = list.len() as u64,
+                _ => e.0 = list.len() as u64,
             }
-            Shared::References => {
-                "SELECT j.value, (SELECT coalesce(sum(json_array_length(l.cites)), 0) FROM nodes AS n
-                                  JOIN adjacency_lists AS l ON l.node = n.node WHERE n.id = j.value)
-                 FROM json_each(?1) AS j"
+        })?;
+        Ok(out)
+    }
+
+    /// The doc id of each of `nodes` that is an indexed paper (a chunk of
+    /// `node_meta` per 256 nodes).
+    pub(crate) fn docs_of_nodes(&self, nodes: &[Node]) -> anyhow::Result<Vec<(Node, i64)>> {
+        let nodes = super::graph::sorted(nodes);
+        let mut out = Vec::new();
+        super::node_meta::doc_years(&self.conn, &nodes, |i, doc, _| {
+            if let Some(doc) = doc {
+                out.push((nodes[i], doc));
             }
-        };
-        let json = serde_json::to_string(ids)?;
-        let mut stmt = self.conn.prepare_cached(sql)?;
-        let rows = stmt.query_map([json], |r| Ok((r.get::<_, String>(0)?, r.get::<_, u64>(1)?)))?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        })?;
+        Ok(out)
     }
 
     /// The most cited edge targets that are not indexed papers, with how
