@@ -150,8 +150,8 @@ fn related_in(store: &Store, seeds: &[String], method: Method, limit: usize) -> 
         }
     }
     let seed_docs: Vec<i64> = store.docs_and_years(seeds)?.values().map(|&(doc, _)| doc).collect();
-    let sharers: Vec<Node> = sharing.keys().copied().collect();
-    let graph_docs = store.docs_of_nodes(&sharers)?;
+    let others: Vec<Node> = sharing.keys().copied().collect();
+    let graph_docs = store.docs_of_nodes(&others)?;
     let (terms, text, vectors) = if method.uses_text() {
         let graph: Vec<i64> = graph_docs.iter().map(|&(_, doc)| doc).collect();
         text_scores(store, seeds, &seed_docs, &graph, limit)?
