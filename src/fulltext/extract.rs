@@ -65,7 +65,7 @@ pub fn read(bytes: &[u8], limits: &Limits) -> Result<Document, PdfError> {
     let info = guard::quietly(|| ids::info(&pdf)).unwrap_or_default();
     if pdf.is_encrypted() {
         doc.notes.push("encrypted".into());
-        doc.title = info.title.clone();
+        doc.title = info.title.clone().filter(|t| !front::file_name_title(t));
         doc.authors = info
             .author
             .iter()
@@ -77,7 +77,7 @@ pub fn read(bytes: &[u8], limits: &Limits) -> Result<Document, PdfError> {
     if pages.is_empty() && contains(bytes, b"/Encrypt") {
         // Decrypted with the empty password into nothing: the password is another.
         doc.notes.push("encrypted (no pages after decryption with an empty password)".into());
-        doc.title = info.title.clone();
+        doc.title = info.title.clone().filter(|t| !front::file_name_title(t));
         return Ok(doc);
     }
     if pages.is_empty() {
@@ -92,6 +92,7 @@ pub fn read(bytes: &[u8], limits: &Limits) -> Result<Document, PdfError> {
             break;
         }
         let before = collector.pages.len();
+        collector.rotate = pages.get(&page).map_or(0, |&id| page_rotation(&pdf, id));
         let done = guard::quietly(|| pdf_extract::output_doc_page(&pdf, &mut collector, page));
         match collector.stop {
             Some(glyphs::Stop::Deadline) => {
@@ -127,6 +128,21 @@ pub fn read(bytes: &[u8], limits: &Limits) -> Result<Document, PdfError> {
         Some(doc) => Ok(doc),
         None => Err(PdfError::Corrupt(format!("its text could not be laid out (an internal error; notes: {notes:?})"))),
     }
+}
+
+/// The page's `/Rotate` (inherited from its parents in the page tree, as
+/// the PDF reference says), as 0, 90, 180 or 270.
+fn page_rotation(pdf: &lopdf::Document, page: lopdf::ObjectId) -> u32 {
+    let mut node = pdf.get_dictionary(page).ok();
+    // A page tree is shallow; a cycle of parents ends here too.
+    for _ in 0..32 {
+        let Some(dict) = node else { break };
+        if let Ok(r) = dict.get(b"Rotate").and_then(|o| pdf.dereference(o)).and_then(|(_, o)| o.as_i64()) {
+            return glyphs::quarter_turns(r);
+        }
+        node = dict.get(b"Parent").and_then(|o| o.as_reference()).and_then(|id| pdf.get_dictionary(id)).ok();
+    }
+    0
 }
 
 fn contains(hay: &[u8], needle: &[u8]) -> bool {
@@ -166,7 +182,7 @@ fn structure(doc: &mut Document, pages: &[glyphs::Page], info: &ids::Info) {
     let lines: Vec<Line> = per_page.into_iter().flatten().collect();
     if lines.iter().map(|l| l.text.len()).sum::<usize>() < 40 {
         doc.notes.push("no text layer (scanned?)".into());
-        doc.title = info.title.clone();
+        doc.title = info.title.clone().filter(|t| !front::file_name_title(t));
         doc.year = info.created_year;
         return;
     }

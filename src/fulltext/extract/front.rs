@@ -179,6 +179,18 @@ fn email_or_affiliation(s: &str) -> bool {
     s.contains('@') || s.contains("http") || s.contains('{') || longest >= 4
 }
 
+/// Whether a title from the file's metadata names the file that made it
+/// rather than the paper, as many tools leave it: `paper.dvi`,
+/// `Microsoft Word - draft.docx`, `main.tex`, `untitled`.
+pub(crate) fn file_name_title(t: &str) -> bool {
+    let lower = t.trim().to_lowercase();
+    let ext = [".dvi", ".tex", ".doc", ".docx", ".pdf", ".ps", ".rtf", ".odt", ".txt"];
+    ext.iter().any(|e| lower.ends_with(e) || lower.contains(&format!("{e} ")))
+        || lower.starts_with("microsoft ")
+        || lower.contains("microsoft word")
+        || matches!(lower.as_str(), "untitled" | "untitled document" | "title" | "no title")
+}
+
 /// Finds the front matter among the lines of the first pages.
 pub(crate) fn find(lines: &[Line], body: f32, info_title: Option<&str>) -> Front {
     let mut front = Front::default();
@@ -232,12 +244,7 @@ pub(crate) fn find(lines: &[Line], body: f32, info_title: Option<&str>) -> Front
         }
         front.title = Some(title);
         after_title = b + 1;
-    } else if let Some(t) = info_title.filter(|t| {
-        t.split_whitespace().count() >= 3
-            && !t.contains(".dvi")
-            && !t.contains(".doc")
-            && !t.to_lowercase().contains("microsoft")
-    }) {
+    } else if let Some(t) = info_title.filter(|t| t.split_whitespace().count() >= 3 && !file_name_title(t)) {
         front.title = Some(t.to_string());
     } else if let Some((i, l)) =
         lines.iter().enumerate().take(40).find(|(_, l)| l.text.split_whitespace().count() >= 4 && !banner(&l.text))
