@@ -29,6 +29,7 @@ mod margins;
 #[cfg(test)]
 mod tests;
 mod text;
+mod type3;
 
 use std::time::Instant;
 
@@ -51,7 +52,7 @@ pub fn read(bytes: &[u8], limits: &Limits) -> Result<Document, PdfError> {
     guard::check_inflated_size(bytes, limits.max_decompressed_bytes, deadline)?;
     let loaded = guard::quietly(|| lopdf::Document::load_mem(bytes));
     let mut doc = Document::default();
-    let pdf = match loaded {
+    let mut pdf = match loaded {
         Some(Ok(pdf)) => pdf,
         Some(Err(e)) if contains(bytes, b"/Encrypt") => {
             doc.notes.push(format!("encrypted (cannot be decrypted: {e})"));
@@ -83,6 +84,8 @@ pub fn read(bytes: &[u8], limits: &Limits) -> Result<Document, PdfError> {
     if pages.is_empty() {
         return Err(PdfError::Corrupt("it has no pages".into()));
     }
+    // Type 3 fonts in a glyph space of their own, made ordinary first.
+    let _ = guard::quietly(|| type3::normalise(&mut pdf));
     // The glyphs, page by page.
     let mut collector = glyphs::Collector::new(deadline);
     let mut unreadable = Vec::new();

@@ -169,8 +169,10 @@ impl OutputDev for Collector {
         if !size.is_finite() || !trm.m31.is_finite() || !trm.m32.is_finite() || !width.is_finite() {
             return Ok(());
         }
-        // Upright: the x axis of the text runs along the page's x axis.
-        let upright = trm.m11 > 0.0 && trm.m12.abs() <= trm.m11 * 0.2 && trm.m22 > 0.0;
+        // Upright: the x axis of the text runs along the page's x axis. A
+        // glyph's own y axis may point down: `pdf-extract` leaves a Type 3
+        // font's matrix out, and dvips' fonts flip it (`type3`).
+        let upright = trm.m11 > 0.0 && trm.m12.abs() <= trm.m11 * 0.2 && trm.m22 != 0.0;
         if !upright {
             if page.rotated.len() < 4096 {
                 page.rotated.push_str(text);
