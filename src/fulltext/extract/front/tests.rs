@@ -5,6 +5,8 @@ use super::*;
 fn institution_lines() {
     assert!(institution_line("†Center for Spoken Language Understanding, Oregon Health & Science University"));
     assert!(institution_line("Technologies LLC, Ann Arbor, MI, United States of America"));
+    assert!(institution_line("Continuous Electron Beam Accelerator Facility"));
+    assert!(institution_line("Harvard-Smithsonian Center for Astrophysics, Smithsonian Astrophysical Observatory"));
     assert!(!institution_line("Maider Lehr†, Izhak Shafran†, Emily Prud’hommeaux◦ and Brian Roark†"));
     assert!(!institution_line("Labrador Smith and Centerwall Jones"), "whole words only");
 }

@@ -132,4 +132,7 @@ pub(super) const INSTITUTION: &[&str] = &[
     "gmbh",
     "corporation",
     "division",
+    "facility",
+    "observatory",
+    "academy",
 ];
