@@ -58,11 +58,9 @@ fn wrapped_heading(heading: &Line, next: &[Line], edge: f32) -> usize {
     if heading.x1 < edge - 4.0 * s || h.ends_with(['.', ':', ';']) {
         return 0;
     }
-    let mut prev = heading;
-    let mut n = 0;
-    for l in next.iter().take(2) {
+    let goes_on = |prev: &Line, l: &Line| {
         let t = l.text.trim();
-        let fits = l.page == prev.page
+        l.page == prev.page
             && l.side == prev.side
             && (l.size - s).abs() <= 0.03 * s
             && prev.y - l.y > 0.0
@@ -70,13 +68,23 @@ fn wrapped_heading(heading: &Line, next: &[Line], edge: f32) -> usize {
             && t.split_whitespace().count() <= 8
             && numbering(t).0.is_empty()
             && !t.ends_with(['.', ',', ';'])
-            && l.x1 < edge - 2.0 * s;
-        if !fits {
+    };
+    let short = |l: &Line| l.x1 < edge - 4.0 * s;
+    let mut prev = heading;
+    let mut n = 0;
+    for (i, l) in next.iter().take(2).enumerate() {
+        if !goes_on(prev, l) {
+            break;
+        }
+        // A line as wide as the column is the body's first line, unless
+        // the line after it is a short one that ends the heading (a
+        // heading of three lines).
+        if l.x1 >= edge - 2.0 * s && !(i == 0 && next.get(1).is_some_and(|m| goes_on(l, m) && short(m))) {
             break;
         }
         n += 1;
         // A line that did not fill the width ends the heading.
-        if l.x1 < edge - 4.0 * s {
+        if short(l) {
             break;
         }
         prev = l;
@@ -209,8 +217,13 @@ pub(crate) fn heading_level(line: &Line, body: f32, in_refs: bool) -> Option<u8>
     let big = line.size >= body * 1.12;
     let known = NAMES.contains(&name.as_str()) || name.starts_with("appendix ") || name.starts_with("acknowledg");
     if known && words <= 6 && !rest.ends_with([',', '.']) {
-        let level = if num.contains('.') && num.split('.').filter(|p| !p.is_empty()).count() > 1 { 2 } else { 1 };
-        return Some(level);
+        // "C. Results" in the body's size is an IEEE subsection, as below
+        // ("I.", "V." and "X." number sections in roman numerals).
+        let lettered = num.len() == 1
+            && num.chars().all(|c| c.is_ascii_uppercase() && !matches!(c, 'I' | 'V' | 'X'))
+            && line.text.trim_start().as_bytes().get(1) == Some(&b'.');
+        let nested = num.contains('.') && num.split('.').filter(|p| !p.is_empty()).count() > 1;
+        return Some(if nested || (lettered && !big) { 2 } else { 1 });
     }
     if in_refs {
         // Inside the reference list only a larger font opens a section

@@ -31,6 +31,38 @@ fn a_heading_that_filled_its_column_goes_on_below() {
     );
 }
 
+/// A heading of three lines: its middle line fills the column too, and the
+/// short line after it ends the heading. A full line that no short one
+/// ends is the body's first line.
+#[test]
+fn a_heading_of_three_lines_keeps_its_middle_line() {
+    let h = line("3. Conducting a Small-Scale Observational", 54.0, 274.0, 767.5, 9.96);
+    let next = [
+        line("Health Research Study Using JuliaHealth", 73.0, 283.0, 755.6, 9.96),
+        line("Tools", 73.0, 95.0, 743.7, 9.96),
+        line("Making use of the tools described, we conduct a small", 54.0, 283.0, 731.8, 9.96),
+    ];
+    assert_eq!(wrapped_heading(&h, &next, 283.0), 2);
+    let body = [
+        line("Health research with these tools goes", 54.0, 283.0, 755.6, 9.96),
+        line("on over several lines of the body text", 54.0, 283.0, 743.7, 9.96),
+    ];
+    assert_eq!(wrapped_heading(&h, &body, 283.0), 0);
+}
+
+/// "C. Results" in the body's size is an IEEE subsection even though
+/// "Results" names a section; "I. INTRODUCTION" and "V. RESULTS" are
+/// sections numbered in roman numerals.
+#[test]
+fn a_lettered_known_name_is_a_subsection() {
+    let level = |t: &str, size: f32| heading_level(&line(t, 317.0, 400.0, 305.6, size), 9.96, false);
+    assert_eq!(level("C. Results", 9.96), Some(2));
+    assert_eq!(level("I. INTRODUCTION", 9.96), Some(1));
+    assert_eq!(level("V. RESULTS", 9.96), Some(1));
+    assert_eq!(level("Results", 9.96), Some(1));
+    assert_eq!(level("B Results", 12.0), Some(1), "a larger lettered heading is an appendix");
+}
+
 #[test]
 fn unnumbered_headings_in_a_smaller_size_are_subsections() {
     let sec = |h: &str| Section { heading: h.into(), level: 1, paragraphs: Vec::new() };
