@@ -51,6 +51,12 @@ fn make_turned_pdf(pages: &[Vec<Run<'_>>], rotate: u32, on_tree: bool) -> Vec<u8
         objects.push(format!("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {w} {h}]{on_page} /Resources << /Font << /F1 3 0 R >> >> /Contents {} 0 R >>", 5 + 2 * i));
         objects.push(format!("<< /Length {} >>\nstream\n{content}endstream", content.len()));
     }
+    assemble(&objects)
+}
+
+/// A PDF file of `objects` (object 1 the catalog), with a correct
+/// cross-reference table.
+fn assemble(objects: &[String]) -> Vec<u8> {
     let mut out = b"%PDF-1.4\n".to_vec();
     let mut offsets = Vec::new();
     for (i, o) in objects.iter().enumerate() {
@@ -182,21 +188,7 @@ fn make_type3_pdf(runs: &[Run<'_>]) -> Vec<u8> {
     objects[2] = format!(
         "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << {fonts}>> >> /Contents 4 0 R >>"
     );
-    let mut out = b"%PDF-1.4\n".to_vec();
-    let mut offsets = Vec::new();
-    for (i, o) in objects.iter().enumerate() {
-        offsets.push(out.len());
-        out.extend_from_slice(format!("{} 0 obj\n{o}\nendobj\n", i + 1).as_bytes());
-    }
-    let xref = out.len();
-    out.extend_from_slice(format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes());
-    for off in offsets {
-        out.extend_from_slice(format!("{off:010} 00000 n \n").as_bytes());
-    }
-    out.extend_from_slice(
-        format!("trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n", objects.len() + 1).as_bytes(),
-    );
-    out
+    assemble(&objects)
 }
 
 /// A paper set in such Type 3 fonts reads as the same paper set in
