@@ -14,9 +14,10 @@
 //! the font's size operands are multiplied by `k` and its `TJ` adjustments
 //! (thousandths of the set size) divided by `k`. Every glyph keeps its place
 //! and advance. The glyphs' upside-down orientation is allowed for where
-//! they are collected ([`super::glyphs`]). Fonts with the usual matrix,
-//! fonts in form XObjects, and any page whose content cannot be parsed are
-//! left as they are.
+//! they are collected ([`super::glyphs`]). Fonts with the usual matrix are
+//! left as they are; so are the content of form XObjects (a figure's text
+//! in such a font stays as unread as it was) and any page whose content
+//! cannot be parsed.
 
 use std::collections::HashMap;
 
