@@ -482,8 +482,12 @@ fn author_lines(lines: &[Line]) -> Vec<String> {
         let above =
             (0..i).rev().find(|&j| lines[j].page == l.page && (lines[j].x0 - l.x0).abs() < 3.0 && lines[j].y > l.y);
         let continues = above.is_some_and(|j| skipped[j] && lines[j].y - l.y <= 1.35 * l.size.max(lines[j].size));
+        // A line printed twice or more in the block is an affiliation under
+        // each of a grid's names ("TU Berlin"): a name is printed once.
+        let repeated = lines.iter().filter(|m| m.text.trim() == l.text.trim()).nth(1).is_some();
         let skip = email_or_affiliation(&l.text)
             || institution_line(&l.text)
+            || repeated
             || l.text.split_whitespace().count() > 16
             || continues
             || name_size.is_some_and(|s| (l.size - s).abs() > 0.05 * s);

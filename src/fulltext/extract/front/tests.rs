@@ -41,3 +41,32 @@ fn labels() {
     assert_eq!(abstract_label("A B S T R A C T"), Some(""));
     assert_eq!(abstract_label("Abstraction layers"), None);
 }
+
+/// An author grid: each name above its affiliation's lines, the same
+/// affiliation under every name. A line printed twice in the block is not
+/// a name, whatever its words.
+#[test]
+fn a_line_repeated_under_each_name_is_not_a_name() {
+    let line = |text: &str, x0: f32, y: f32| Line {
+        page: 1,
+        x0,
+        x1: x0 + 80.0,
+        y,
+        size: 8.5,
+        text: text.into(),
+        raised: Vec::new(),
+        wide: Vec::new(),
+        side: Side::Left,
+    };
+    let grid = [
+        line("Jan-Niklas Antons", 193.0, 400.0),
+        line("Robert Schleicher", 326.0, 400.0),
+        line("Quality and Usability Lab", 193.0, 390.0),
+        line("Quality and Usability Lab", 326.0, 390.0),
+        line("TU Berlin", 193.0, 380.0),
+        line("TU Berlin", 326.0, 380.0),
+        line("Sebastian Arndt", 193.0, 340.0),
+        line("TU Berlin", 193.0, 320.0),
+    ];
+    assert_eq!(author_lines(&grid), ["Jan-Niklas Antons", "Robert Schleicher", "Sebastian Arndt"]);
+}
