@@ -30,6 +30,7 @@ mod margins;
 mod tests;
 mod text;
 mod type3;
+mod widthless;
 
 use std::time::Instant;
 
@@ -86,6 +87,8 @@ pub fn read(bytes: &[u8], limits: &Limits) -> Result<Document, PdfError> {
     }
     // Type 3 fonts in a glyph space of their own, made ordinary first.
     let _ = guard::quietly(|| type3::normalise(&mut pdf));
+    // Simple fonts without widths, given a base-14 font's.
+    let _ = guard::quietly(|| widthless::normalise(&mut pdf));
     // The glyphs, page by page.
     let mut collector = glyphs::Collector::new(deadline);
     let mut unreadable = Vec::new();

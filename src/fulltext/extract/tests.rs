@@ -207,6 +207,27 @@ fn a_paper_in_dvips_bitmap_fonts_reads_as_in_ordinary_ones() {
     assert_eq!(format!("{:?}", doc.references), format!("{:?}", upright.references));
 }
 
+/// A paper in Arial without its widths (as scanning services set the text
+/// layer over a page image) reads as the same paper in Helvetica: the font
+/// gets Helvetica's metrics, as poppler gives it (`widthless`).
+#[test]
+fn a_font_without_widths_reads_with_its_stand_in_metrics() {
+    let helvetica = "/Subtype /Type1 /BaseFont /Helvetica";
+    let arial = "/Subtype /TrueType /BaseFont /Arial ";
+    assert_eq!(helvetica.len(), arial.len(), "the offsets of the cross-reference table stay right");
+    let pdf = String::from_utf8_lossy(&paper()).replace(helvetica, arial);
+    assert!(pdf.contains("/BaseFont /Arial"));
+    let upright = read(&paper(), &Limits::default()).expect("reads");
+    let doc = read(pdf.as_bytes(), &Limits::default()).expect("reads");
+    assert_eq!(doc.title, upright.title);
+    assert_eq!(doc.authors, upright.authors);
+    assert_eq!(doc.abstract_, upright.abstract_);
+    assert_eq!(format!("{:?}", doc.sections), format!("{:?}", upright.sections));
+    use super::widthless::stand_in;
+    let names = ["Arial", "Arial,BoldItalic", "ABCDEF+TimesNewRomanPS-BoldMT", "CourierNewPSMT", "Georgia-Italic"];
+    assert_eq!(names.map(stand_in), ["Helvetica", "Helvetica-BoldOblique", "Times-Bold", "Courier", "Times-Italic"]);
+}
+
 /// A metadata title that names the file that made the PDF is not a title.
 #[test]
 fn a_file_name_is_not_a_title() {
