@@ -44,9 +44,10 @@ const BANNER: &[&str] = &[
     "review article",
     "downloaded",
     "pp.",
+    "draft version",
 ];
 
-fn banner(s: &str) -> bool {
+pub(crate) fn banner(s: &str) -> bool {
     let l = s.to_lowercase();
     BANNER.iter().any(|b| l.contains(b)) || l.chars().filter(|c| c.is_alphabetic()).count() < 4
 }
@@ -199,9 +200,16 @@ pub(crate) fn find(lines: &[Line], body: f32, info_title: Option<&str>) -> Front
     // none larger than the body text).
     let mut title_at: Option<usize> = None;
     for page in [first_page, first_page + 1] {
+        // The foot of the page is no title's place: a journal's logo sits
+        // there in the largest type of the page (MDPI's `biosensors`).
+        let (low, high) = lines
+            .iter()
+            .filter(|l| l.page == page)
+            .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), l| (lo.min(l.y), hi.max(l.y)));
+        let foot = low + 0.1 * (high - low);
         let mut best: Option<(usize, f32)> = None;
         for (i, l) in lines.iter().enumerate().filter(|(_, l)| l.page == page).take(80) {
-            if banner(&l.text) || l.text.split_whitespace().count() < 1 {
+            if banner(&l.text) || l.text.split_whitespace().count() < 1 || l.y < foot {
                 continue;
             }
             if best.is_none_or(|(_, s)| l.size > s * 1.02) {

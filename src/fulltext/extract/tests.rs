@@ -228,6 +228,18 @@ fn a_font_without_widths_reads_with_its_stand_in_metrics() {
     assert_eq!(names.map(stand_in), ["Helvetica", "Helvetica-BoldOblique", "Times-Bold", "Courier", "Times-Italic"]);
 }
 
+/// A journal's logo at the foot of the first page, in the page's largest
+/// type (MDPI's), is not the title; nor is an AASTeX preprint's "Draft
+/// version" line.
+#[test]
+fn a_logo_at_the_foot_and_a_draft_line_are_not_titles() {
+    let mut page = paper_page();
+    page.push((62.0, 15.6, 34.0, "biosensors"));
+    let doc = read(&make_pdf(&[page]), &Limits::default()).expect("reads");
+    assert_eq!(doc.title.as_deref(), Some("Reading Papers in Two Columns"));
+    assert!(front::banner("Draft version October 18, 2016"));
+}
+
 /// A metadata title that names the file that made the PDF is not a title.
 #[test]
 fn a_file_name_is_not_a_title() {
