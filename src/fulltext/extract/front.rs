@@ -250,6 +250,21 @@ pub(crate) fn find(lines: &[Line], body: f32, info_title: Option<&str>) -> Front
         for l in &lines[a..=b] {
             append_line(&mut title, l.text.trim());
         }
+        // A title line the reading order put elsewhere (the title's last
+        // line under a column that is read first): the nearest line of its
+        // size just below the last one, wherever it is in the order.
+        let mut last = b;
+        for _ in 0..3 {
+            let below = lines
+                .iter()
+                .enumerate()
+                .filter(|&(i, l)| !(a..=b).contains(&i) && i != last && same(l) && !banner(&l.text))
+                .filter(|(_, l)| lines[last].y > l.y && lines[last].y - l.y < size * reach)
+                .max_by(|x, y| x.1.y.total_cmp(&y.1.y));
+            let Some((i, l)) = below else { break };
+            append_line(&mut title, l.text.trim());
+            last = i;
+        }
         front.title = Some(title);
         after_title = b + 1;
     } else if let Some(t) = info_title.filter(|t| t.split_whitespace().count() >= 3 && !file_name_title(t)) {

@@ -70,3 +70,32 @@ fn a_line_repeated_under_each_name_is_not_a_name() {
     ];
     assert_eq!(author_lines(&grid), ["Jan-Niklas Antons", "Robert Schleicher", "Sebastian Arndt"]);
 }
+
+/// A title whose last line sits over the right column only (MapReduce's in
+/// its CACM reprint) comes, in reading order, after the left column's first
+/// lines; it is still the title's, and the abstract is found after it.
+#[test]
+fn a_title_line_read_out_of_order_is_still_the_titles() {
+    let line = |text: &str, x0: f32, y: f32, size: f32, side: Side| Line {
+        page: 1,
+        x0,
+        x1: x0 + 200.0,
+        y,
+        size,
+        text: text.into(),
+        raised: Vec::new(),
+        wide: Vec::new(),
+        side,
+    };
+    let lines = [
+        line("MapReduce: Simplified Data Processing", 141.0, 720.0, 27.66, Side::Full),
+        line("Abstract", 40.0, 642.0, 13.5, Side::Left),
+        line("MapReduce is a programming model for processing large data sets.", 40.0, 626.0, 10.0, Side::Left),
+        line("on Large Clusters", 366.0, 690.0, 27.66, Side::Right),
+        line("by Jeffrey Dean and Sanjay Ghemawat", 382.0, 666.0, 10.0, Side::Right),
+        line("1 Introduction", 320.0, 600.0, 12.0, Side::Right),
+        line("Over the past five years the authors wrote many programs.", 320.0, 586.0, 10.0, Side::Right),
+    ];
+    let front = find(&lines, 10.0, None);
+    assert_eq!(front.title.as_deref(), Some("MapReduce: Simplified Data Processing on Large Clusters"));
+}
