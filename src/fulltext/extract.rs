@@ -86,7 +86,7 @@ pub fn read(bytes: &[u8], limits: &Limits) -> Result<Document, PdfError> {
         return Err(PdfError::Corrupt("it has no pages".into()));
     }
     // Type 3 fonts in a glyph space of their own, made ordinary first.
-    let _ = guard::quietly(|| type3::normalise(&mut pdf));
+    let _ = guard::quietly(|| type3::normalise(&mut pdf, limits.max_pages as usize, deadline));
     // Simple fonts without widths, given a base-14 font's.
     let _ = guard::quietly(|| widthless::normalise(&mut pdf));
     // The glyphs, page by page.

@@ -104,9 +104,10 @@ fn rescaled(pdf: &Document, font: &Dictionary) -> Option<(f64, Vec<Object>)> {
     Some((k, rewritten))
 }
 
-/// Rewrites, in memory, the fonts of the module's notes and the pages that
-/// use them; returns how many fonts it changed.
-pub(crate) fn normalise(pdf: &mut Document) -> usize {
+/// Rewrites, in memory, the fonts of the module's notes and the first
+/// `max_pages` pages that use them (the pages a read goes through), until
+/// `deadline`; returns how many fonts it changed.
+pub(crate) fn normalise(pdf: &mut Document, max_pages: usize, deadline: std::time::Instant) -> usize {
     let mut scales: HashMap<ObjectId, f64> = HashMap::new();
     let mut widths: Vec<(ObjectId, Vec<Object>)> = Vec::new();
     for (&id, o) in &pdf.objects {
@@ -125,8 +126,11 @@ pub(crate) fn normalise(pdf: &mut Document) -> usize {
             font.set("Widths", Object::Array(w));
         }
     }
-    let pages: Vec<ObjectId> = pdf.get_pages().values().copied().collect();
+    let pages: Vec<ObjectId> = pdf.get_pages().values().copied().take(max_pages).collect();
     for page in pages {
+        if std::time::Instant::now() > deadline {
+            break;
+        }
         let _ = rewrite_page(pdf, page, &scales);
     }
     scales.len()
