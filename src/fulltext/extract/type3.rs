@@ -27,21 +27,14 @@ use lopdf::{Dictionary, Document, Object, ObjectId, Stream};
 /// The usual font matrix's scale: a glyph unit is a thousandth of the size.
 const USUAL: f64 = 0.001;
 
-/// A number object's value.
+/// A number object's value (lopdf's, an integer or a real).
 fn number(o: &Object) -> Option<f64> {
-    match o {
-        Object::Integer(i) => Some(*i as f64),
-        Object::Real(r) => Some(f64::from(*r)),
-        _ => None,
-    }
+    o.as_float().ok().map(f64::from)
 }
 
-/// `o`, or the object it refers to.
+/// `o`, or the object it refers to (lopdf's, which bounds a chain of references).
 fn resolved<'a>(pdf: &'a Document, o: &'a Object) -> Option<&'a Object> {
-    match o {
-        Object::Reference(id) => pdf.get_object(*id).ok(),
-        o => Some(o),
-    }
+    pdf.dereference(o).ok().map(|(_, o)| o)
 }
 
 /// The glyph names a simple font's `/Encoding /Differences` gives, by code.
