@@ -75,7 +75,7 @@ fn parse_canonical(text: &[u8]) -> Option<Vec<Node>> {
 }
 
 /// A list as stored: NULL when empty.
-fn format(list: &[Node]) -> Option<String> {
+pub(super) fn format(list: &[Node]) -> Option<String> {
     use std::fmt::Write;
     if list.is_empty() {
         return None;
@@ -184,6 +184,12 @@ impl Edits {
             }
         }
         Ok(())
+    }
+
+    /// The nodes `node` cites and those citing it, as the edits have them now.
+    pub(super) fn neighbours(&mut self, conn: &Connection, node: Node) -> anyhow::Result<Vec<Node>> {
+        let [refs, citers] = self.lists(conn, node)?;
+        Ok(refs.iter().chain(citers.iter()).copied().collect())
     }
 
     /// Removes every edge with an end at `node`, both directions.

@@ -67,6 +67,19 @@ const QUERIES: &[(&str, &str, &str, Render)] = &[
         },
     ),
     (
+        "stated-lists",
+        "every stated list is a non-empty JSON array of node integers, ascending, without repeats",
+        "SELECT l.own, l.origin FROM stated_lists AS l
+         WHERE CASE
+             WHEN NOT json_valid(l.others) OR json_type(l.others) <> 'array' OR json_array_length(l.others) = 0 THEN 1
+             ELSE EXISTS (SELECT 1 FROM (SELECT type, value, lag(value) OVER (ORDER BY key) AS prev
+                                         FROM json_each(l.others))
+                          WHERE type <> 'integer' OR value <= prev)
+         END
+         ORDER BY 1, 2",
+        |r| format!("stated_lists row ({}, {}): others is not a non-empty ascending JSON array of nodes", text(&r[0]), text(&r[1])),
+    ),
+    (
         "link-node",
         "both ends of every stated link are nodes, and its source is known",
         "SELECT l.citing, l.cited, l.origin FROM stated_links AS l

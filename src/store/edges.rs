@@ -1,14 +1,16 @@
 //! The write side of the integer graph: nodes for ids, the links sources
-//! stated (`stated_links`, by node, with their origin record as an
-//! integer), and the edges derived from them (`adjacency_lists`, both
-//! directions, changed through [`Edits`]). [`super::ingest_writer::IngestWriter`]
-//! calls these; they own the SQL.
+//! stated (by node, with their origin record as an integer, kept as lists
+//! by `stated.rs`), and the edges derived from them (`adjacency_lists`,
+//! both directions, changed through [`Edits`]).
+//! [`super::ingest_writer::IngestWriter`] calls these; they own the SQL.
 
 use std::collections::BTreeSet;
 
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{Connection, OptionalExtension};
 
 use super::adjacency::{Edits, load_pairs};
+use super::stated;
+use crate::graph::Node;
 
 /// `stated_links.origin` of a link read from an edge file.
 pub(crate) const ORIGIN_EDGES: i64 = 0;
@@ -47,23 +49,56 @@ pub(crate) fn record_origin(conn: &Connection, source: &str, own_is_cited: bool)
 
 /// Stores a stated link; returns whether it was new.
 pub(crate) fn insert_link(conn: &Connection, citing: i64, cited: i64, origin: i64) -> anyhow::Result<bool> {
-    let n = conn
-        .prepare_cached("INSERT OR IGNORE INTO stated_links (citing, cited, origin) VALUES (?1, ?2, ?3)")?
-        .execute(params![citing, cited, origin])?;
-    Ok(n > 0)
+    stated::insert(conn, citing, cited, origin)
+}
+
+/// Stores the links a record states from its own node `own` (the end
+/// `origin` says) to each of `others`, beside those already stored for that
+/// node and origin, in one write; returns the other ends that were not
+/// stored before.
+pub(crate) fn add_record_links(conn: &Connection, own: i64, origin: i64, others: &[i64]) -> anyhow::Result<Vec<i64>> {
+    let mut list = stated::list(conn, own, origin)?;
+    let mut added: Vec<i64> = others.iter().copied().filter(|o| list.binary_search(o).is_err()).collect();
+    added.sort_unstable();
+    added.dedup();
+    if !added.is_empty() {
+        list.extend_from_slice(&added);
+        list.sort_unstable();
+        stated::put(conn, own, origin, &list)?;
+    }
+    Ok(added)
+}
+
+/// Forgets one stated link (a PDF's entry that no longer names it).
+pub(crate) fn remove_link(conn: &Connection, citing: i64, cited: i64, origin: i64) -> anyhow::Result<()> {
+    stated::remove(conn, citing, cited, origin)?;
+    Ok(())
 }
 
 /// Forgets the links a record stated: those with its own node `own` at the
 /// end `origin` says, from that origin; returns them (citing, cited), so
 /// that the record's new statement counts only the links it adds.
 pub(crate) fn delete_record_links(conn: &Connection, own: i64, origin: i64) -> anyhow::Result<Vec<(i64, i64)>> {
-    let sql = if origin % 2 == 0 {
-        "DELETE FROM stated_links WHERE citing = ?1 AND origin = ?2 RETURNING citing, cited"
-    } else {
-        "DELETE FROM stated_links WHERE cited = ?1 AND origin = ?2 RETURNING citing, cited"
-    };
-    let mut stmt = conn.prepare_cached(sql)?;
-    let rows = stmt.query_map(params![own, origin], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    stated::take(conn, own, origin)
+}
+
+/// The nodes whose ids are aliases of the paper of node `paper`, and
+/// `paper` itself: the nodes that resolve to it.
+fn resolving_to(conn: &Connection, paper: Node) -> anyhow::Result<BTreeSet<Node>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT m.node FROM nodes AS n JOIN aliases AS x ON x.paper_id = n.id JOIN nodes AS m ON m.id = x.alias
+         WHERE n.node = ?1",
+    )?;
+    let mut out: BTreeSet<Node> = stmt.query_map([paper], |r| r.get(0))?.collect::<Result<_, _>>()?;
+    out.insert(paper);
+    Ok(out)
+}
+
+/// The ids of `nodes`, in their order (a node that is gone is left out).
+fn ids_of(conn: &Connection, nodes: &[Node]) -> anyhow::Result<Vec<String>> {
+    let mut stmt =
+        conn.prepare_cached("SELECT m.id FROM json_each(?1) AS j JOIN nodes AS m ON m.node = j.value ORDER BY j.key")?;
+    let rows = stmt.query_map([serde_json::to_string(nodes)?], |r| r.get(0))?;
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
@@ -124,24 +159,41 @@ pub(crate) fn derive_all(conn: &Connection) -> anyhow::Result<()> {
 
 /// Deletes and re-derives, in `edits`, every edge with an end in `ids`
 /// (the incremental case: the ids a record, link or merge touched).
+///
+/// A link with an end in `ids` is kept in the list of that end or of its
+/// other end. The lists of the other ends are found through the edges the
+/// links implied when they were derived, read before they go: a link kept
+/// by node `o` gave an edge to `o`'s paper, so `o` is a neighbour of a
+/// touched node or a node resolving to one. A node whose alias moved is
+/// itself among `ids` (the writer marks every id of a paper it stores or
+/// deletes), so its lists are read directly.
 pub(crate) fn rebuild(conn: &Connection, edits: &mut Edits, ids: &BTreeSet<String>) -> anyhow::Result<()> {
-    let mut nodes = Vec::new();
+    let mut nodes = BTreeSet::new();
     for id in ids {
         if let Some(n) = find_node(conn, id)? {
-            nodes.push(n);
+            nodes.insert(n);
         }
+    }
+    let mut neighbours = BTreeSet::new();
+    for &n in &nodes {
+        for paper in [n, canonical(conn, n)?] {
+            neighbours.extend(edits.neighbours(conn, paper)?);
+        }
+    }
+    let mut owners = nodes.clone();
+    for m in neighbours {
+        owners.extend(resolving_to(conn, m)?);
     }
     for &n in &nodes {
         edits.clear(conn, n)?;
     }
     let mut pairs: BTreeSet<(i64, i64)> = BTreeSet::new();
-    {
-        let mut by_citing = conn.prepare_cached("SELECT citing, cited FROM stated_links WHERE citing = ?1")?;
-        let mut by_cited = conn.prepare_cached("SELECT citing, cited FROM stated_links WHERE cited = ?1")?;
-        for &n in &nodes {
-            for stmt in [&mut by_citing, &mut by_cited] {
-                for row in stmt.query_map([n], |r| Ok((r.get(0)?, r.get(1)?)))? {
-                    pairs.insert(row?);
+    for &o in &owners {
+        for (origin, list) in stated::lists_of(conn, o)? {
+            let touched = nodes.contains(&o);
+            for other in list {
+                if touched || nodes.contains(&other) {
+                    pairs.insert(stated::ends(o, other, origin));
                 }
             }
         }
@@ -156,17 +208,15 @@ pub(crate) fn rebuild(conn: &Connection, edits: &mut Edits, ids: &BTreeSet<Strin
 /// even `origin`, its citations for an odd one), by id, sorted: what a
 /// record stored without its lists had in them.
 pub(crate) fn stated_by(conn: &Connection, own: &str, origin: i64) -> anyhow::Result<Vec<String>> {
-    let sql = if origin % 2 == 0 {
-        "SELECT m.id FROM nodes AS n JOIN stated_links AS l ON l.citing = n.node AND l.origin = ?2
-         JOIN nodes AS m ON m.node = l.cited WHERE n.id = ?1"
-    } else {
-        "SELECT m.id FROM nodes AS n JOIN stated_links AS l ON l.cited = n.node
-         JOIN nodes AS m ON m.node = l.citing WHERE n.id = ?1 AND l.origin = ?2"
-    };
-    let mut stmt = conn.prepare_cached(sql)?;
-    let mut out: Vec<String> = stmt.query_map(params![own, origin], |r| r.get(0))?.collect::<Result<_, _>>()?;
+    let Some(node) = find_node(conn, own)? else { return Ok(Vec::new()) };
+    let mut out = stated_ids(conn, node, origin)?;
     out.sort();
     Ok(out)
+}
+
+/// The ids at the other ends of the links node `own` keeps for `origin`.
+pub(crate) fn stated_ids(conn: &Connection, own: Node, origin: i64) -> anyhow::Result<Vec<String>> {
+    ids_of(conn, &stated::list(conn, own, origin)?)
 }
 
 /// Removes the edge between the papers of nodes `citing` and `cited` (each
@@ -177,21 +227,17 @@ pub(crate) fn forget_edge_unless_stated(conn: &Connection, citing: i64, cited: i
     if a == b {
         return Ok(());
     }
-    // The nodes that resolve to a paper's node: its id's aliases' nodes, and the node itself.
-    let stated: bool = conn
-        .prepare_cached(
-            "WITH ends(side, node) AS (
-                 SELECT 0, m.node FROM nodes AS n JOIN aliases AS x ON x.paper_id = n.id JOIN nodes AS m ON m.id = x.alias
-                 WHERE n.node = ?1
-                 UNION SELECT 0, ?1
-                 UNION SELECT 1, m.node FROM nodes AS n JOIN aliases AS x ON x.paper_id = n.id JOIN nodes AS m ON m.id = x.alias
-                 WHERE n.node = ?2
-                 UNION SELECT 1, ?2)
-             SELECT EXISTS (SELECT 1 FROM stated_links AS l
-                            WHERE l.citing IN (SELECT node FROM ends WHERE side = 0)
-                              AND l.cited IN (SELECT node FROM ends WHERE side = 1))",
-        )?
-        .query_row(params![a, b], |r| r.get(0))?;
+    let (ends_a, ends_b) = (resolving_to(conn, a)?, resolving_to(conn, b)?);
+    // A link from a node of `a` to one of `b`: kept by its citing end (even
+    // origins) or by its cited end (odd ones).
+    let mut stated = false;
+    for (mine, theirs, parity) in [(&ends_a, &ends_b, 0), (&ends_b, &ends_a, 1)] {
+        for &o in mine {
+            for (origin, list) in stated::lists_of(conn, o)? {
+                stated |= origin % 2 == parity && list.iter().any(|x| theirs.contains(x));
+            }
+        }
+    }
     if !stated {
         let mut edits = Edits::default();
         edits.remove(conn, a, b)?;

@@ -9,7 +9,7 @@
 //! [`IngestWriter::record`] and [`IngestWriter::records_of`] give records
 //! back whole.
 //!
-//! **Bulk loads.** Edges are derived from `stated_links` once, in
+//! **Bulk loads.** Edges are derived from the stated links once, in
 //! [`IngestWriter::finish`] (the SQL of the graph is in `edges.rs`: links and
 //! edges by integer node). An index that holds no links when the writer starts
 //! (a new one, or one without a graph) is the bulk case: every edge comes
@@ -39,12 +39,8 @@ use crate::paper::{Disagreement, Filed, PaperId, Record};
 /// Indexes nothing reads while records are filed: each is dropped when its
 /// table (the second name) is empty as the writer starts, and created
 /// again, in one sort, by `finish`.
-const BULK_INDEXES: [(&str, &str); 4] = [
-    ("idx_stated_links_cited", "stated_links"),
-    ("idx_papers_year", "papers"),
-    ("idx_paper_authors_surname", "papers"),
-    ("idx_papers_doc_meta", "papers"),
-];
+const BULK_INDEXES: [(&str, &str); 3] =
+    [("idx_papers_year", "papers"), ("idx_paper_authors_surname", "papers"), ("idx_papers_doc_meta", "papers")];
 
 /// `disagreements.origin` of the conflicts between the records of one paper
 /// (re-derived with it), and of those between repeats of one record within
@@ -111,7 +107,7 @@ impl<'c> IngestWriter<'c> {
                 dropped.push(sql);
             }
         }
-        let bulk = empty("stated_links")?;
+        let bulk = empty("stated_lists")?;
         let records_before: i64 = conn.query_row("SELECT coalesce(max(rowid), 0) FROM records", [], |r| r.get(0))?;
         Ok(IngestWriter {
             conn,
@@ -254,18 +250,18 @@ impl<'c> IngestWriter<'c> {
         let mut own = None;
         let (mut read, mut added) = (0, 0);
         for (list, origin) in [(&new.references, refs), (&new.citations, cits)] {
+            let mut others = Vec::new();
             for other in list.iter().filter_map(stated) {
-                let me = match own {
-                    Some(n) => n,
-                    None => *own.insert(edges::node_of(self.conn, key)?),
-                };
-                let other = edges::node_of(self.conn, &other)?;
-                let (citing, cited) = if origin == refs { (me, other) } else { (other, me) };
-                read += 1;
-                if edges::insert_link(self.conn, citing, cited, origin)? && !before.contains(&((citing, cited), origin))
-                {
-                    added += 1;
+                if own.is_none() {
+                    own = Some(edges::node_of(self.conn, key)?);
                 }
+                others.push(edges::node_of(self.conn, &other)?);
+            }
+            let Some(me) = own.filter(|_| !others.is_empty()) else { continue };
+            read += others.len() as u64;
+            for other in edges::add_record_links(self.conn, me, origin, &others)? {
+                let link = if origin == refs { (me, other) } else { (other, me) };
+                added += u64::from(!before.contains(&(link, origin)));
             }
         }
         Ok((read, added))

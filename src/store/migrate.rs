@@ -28,6 +28,7 @@ pub(super) const MIGRATIONS: &[(&str, &str)] = &[
     ("019_slim_records.sql", include_str!("../../migrations/019_slim_records.sql")),
     ("020_doc_lengths.sql", include_str!("../../migrations/020_doc_lengths.sql")),
     ("021_vector_codes.sql", include_str!("../../migrations/021_vector_codes.sql")),
+    ("022_stated_lists.sql", include_str!("../../migrations/022_stated_lists.sql")),
 ];
 
 /// The schema version this binary writes and reads.
@@ -127,7 +128,7 @@ mod tests {
             "posting_blocks",
             "nodes",
             "adjacency_lists",
-            "stated_links",
+            "stated_lists",
             "link_sources",
             "index_meta",
             "disagreements",
@@ -206,7 +207,7 @@ mod tests {
             "INSERT INTO papers (doc, id, title, source, doc_len) VALUES (1, 'a', 'x y', 'paper', 2), (2, 'b', 'x', 'paper', 7);
              INSERT INTO terms (term_id, term, df) VALUES (1, 'x', 2), (2, 'y', 1);
              INSERT INTO postings (term_id, doc, tf) VALUES (1, 1, 1), (2, 1, 1), (1, 2, 7);
-             INSERT INTO links VALUES ('paper', 'a', 'a', 'b'), ('edges', '', 'c', 'a');",
+             INSERT INTO links VALUES ('paper', 'a', 'a', 'b'), ('edges', '', 'c', 'a'), ('paper', 'b', 'c', 'b');",
         )
         .unwrap();
         conn.pragma_update(None, "foreign_keys", "ON").unwrap();
@@ -233,16 +234,22 @@ mod tests {
             .unwrap()
             .map(Result::unwrap)
             .collect();
-        assert_eq!(links, ["paper:a:a>b", "edges::c>a"]);
-        let indexes: Vec<String> = conn
-            .prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'stated_links' ORDER BY name")
+        assert_eq!(links, ["paper:a:a>b", "edges::c>a", "paper:b:c>b"]);
+        // 022 keeps them as one list per (record's node, origin): a's references, b's citations, c's edge file line.
+        let lists: Vec<String> = conn
+            .prepare(
+                "SELECT n.id || ':' || (l.origin % 2) || ':' || l.others FROM stated_lists AS l
+                 JOIN nodes AS n ON n.node = l.own ORDER BY n.id",
+            )
             .unwrap()
             .query_map([], |r| r.get(0))
             .unwrap()
             .map(Result::unwrap)
             .collect();
-        // 009 keyed the links by integer node (`links` is a view now): still one index.
-        assert_eq!(indexes, ["idx_stated_links_cited"]);
+        let node =
+            |id: &str| -> i64 { conn.query_row("SELECT node FROM nodes WHERE id = ?1", [id], |r| r.get(0)).unwrap() };
+        let (a, b, c) = (node("a"), node("b"), node("c"));
+        assert_eq!(lists, [format!("a:0:[{b}]"), format!("b:1:[{c}]"), format!("c:0:[{a}]")]);
     }
 
     #[test]

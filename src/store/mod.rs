@@ -59,6 +59,7 @@ mod references_tests;
 mod scoring;
 mod screen_reads;
 pub mod screening;
+mod stated;
 mod walk;
 pub use screen_reads::Neighbourhood;
 pub use screening::{CandidateRow, DecisionRow, ReviewRow};

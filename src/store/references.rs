@@ -187,11 +187,7 @@ pub(crate) fn write_document_links(tx: Handle<'_>, paper_doc: &PaperDoc, doc: &D
 
 /// The ids the links of origin `origin` from node `own` name.
 fn stated_targets(conn: &Connection, own: i64, origin: i64) -> anyhow::Result<BTreeSet<String>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT m.id FROM stated_links AS l JOIN nodes AS m ON m.node = l.cited WHERE l.citing = ?1 AND l.origin = ?2",
-    )?;
-    let rows = stmt.query_map(params![own, origin], |r| r.get::<_, String>(0))?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    Ok(edges::stated_ids(conn, own, origin)?.into_iter().collect())
 }
 
 /// States the link `own → target` (unless `target` is the citing paper
@@ -371,8 +367,7 @@ pub(crate) fn relink(conn: &Connection) -> anyhow::Result<u64> {
             |r| r.get(0),
         )?;
         if let (false, Some(node)) = (still, edges::find_node(conn, &old)?) {
-            conn.prepare_cached("DELETE FROM stated_links WHERE citing = ?1 AND cited = ?2 AND origin = ?3")?
-                .execute(params![own, node, origin])?;
+            edges::remove_link(conn, own, node, origin)?;
             edges::forget_edge_unless_stated(conn, own, node)?;
         }
     }

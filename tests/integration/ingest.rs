@@ -457,7 +457,7 @@ fn a_new_index_has_8_kib_pages_and_its_load_time_indexes() {
     let page_size: i64 = store.conn().query_row("PRAGMA page_size", [], |r| r.get(0)).unwrap();
     assert_eq!(page_size, litindex::store::PAGE_SIZE);
     // The indexes a bulk load drops are all back.
-    for name in ["idx_stated_links_cited", "idx_papers_year", "idx_papers_doc_meta", "idx_paper_authors_surname"] {
+    for name in ["idx_papers_year", "idx_papers_doc_meta", "idx_paper_authors_surname"] {
         let n: i64 = store
             .conn()
             .query_row("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = ?1", [name], |r| r.get(0))
