@@ -130,21 +130,22 @@ impl<'c> IngestWriter<'c> {
             .query_row(params![source, key], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))
             .optional()?;
         let Some((paper_id, data, format, shared, rowid)) = row else { return Ok(None) };
-        let record = self.whole(&data, source, shared, &paper_id)?;
+        let record = self.whole(&data, (source, key), shared, &paper_id)?;
         Ok(Some(StoredRecord { paper_id, filed: Filed { record, format }, this_command: rowid > self.records_before }))
     }
 
     /// The records of a paper, whole.
     pub(crate) fn records_of(&self, paper_id: &str) -> anyhow::Result<Vec<Filed>> {
-        let rows: Vec<(String, String, String, i64)> = {
-            let mut stmt =
-                self.conn.prepare_cached("SELECT source, data, format, shared FROM records WHERE paper_id = ?1")?;
-            let rows = stmt.query_map([paper_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
+        let rows: Vec<(String, String, String, String, i64)> = {
+            let mut stmt = self
+                .conn
+                .prepare_cached("SELECT source, source_id, data, format, shared FROM records WHERE paper_id = ?1")?;
+            let rows = stmt.query_map([paper_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))?;
             rows.collect::<Result<_, _>>()?
         };
         rows.into_iter()
-            .map(|(source, data, format, shared)| {
-                Ok(Filed { record: self.whole(&data, &source, shared, paper_id)?, format })
+            .map(|(source, key, data, format, shared)| {
+                Ok(Filed { record: self.whole(&data, (&source, &key), shared, paper_id)?, format })
             })
             .collect()
     }
@@ -152,8 +153,8 @@ impl<'c> IngestWriter<'c> {
     /// A stored record with the fields that `shared` says were left out
     /// filled back in: the title, abstract, authors, year and venue from the
     /// paper row, its reference and citation lists from its stated links.
-    fn whole(&self, data: &str, source: &str, shared: i64, paper_id: &str) -> anyhow::Result<Record> {
-        let mut record = record_data::decode(data, source)?;
+    fn whole(&self, data: &str, (source, key): (&str, &str), shared: i64, paper_id: &str) -> anyhow::Result<Record> {
+        let mut record = record_data::decode(data, source, key)?;
         let key = record.source_id.key();
         for (bit, own_is_cited) in [(SHARED_REFERENCES, false), (SHARED_CITATIONS, true)] {
             if shared & bit != 0 {

@@ -7,7 +7,8 @@
 //!   year (32) and the venue (64);
 //! - a reference or citation list the record's stated links give back
 //!   exactly (bits 4, 8; see [`restorable`]);
-//! - the `source`, which is the row's `source` column;
+//! - the `source`, which is the row's `source` column, and the `source_id`
+//!   when the row's `source_id` column (its key) reads back as it;
 //! - every field at its empty value (no ids, an empty title or abstract, no
 //!   year, no authors, no references or citations, no arXiv version).
 //!
@@ -82,6 +83,9 @@ pub(super) fn encode(record: &Record, paper: &PaperDraft, text: (bool, bool)) ->
         anyhow::bail!("a record did not serialise to a JSON object");
     };
     fields.remove("source");
+    if PaperId::parse(&key) == record.source_id {
+        fields.remove("source_id");
+    }
     for (name, empty) in empties() {
         if fields.get(name) == Some(&empty) {
             fields.remove(name);
@@ -91,12 +95,15 @@ pub(super) fn encode(record: &Record, paper: &PaperDraft, text: (bool, bool)) ->
 }
 
 /// The record `data` holds, with the fields left out at their empty value
-/// and its `source` from the row; what `shared` left out is the caller's to
-/// fill in.
-pub(super) fn decode(data: &str, source: &str) -> anyhow::Result<Record> {
+/// and its `source` and `source_id` from the row's columns (`key` is the
+/// latter); what `shared` left out is the caller's to fill in.
+pub(super) fn decode(data: &str, source: &str, key: &str) -> anyhow::Result<Record> {
     let mut fields: Map<String, Value> =
         serde_json::from_str(data).context("index damaged: a stored record is not a JSON object")?;
     fields.entry("source").or_insert_with(|| Value::String(source.to_string()));
+    if !fields.contains_key("source_id") {
+        fields.insert("source_id".to_string(), serde_json::to_value(PaperId::parse(key))?);
+    }
     for (name, empty) in empties() {
         fields.entry(name).or_insert(empty);
     }
@@ -141,7 +148,7 @@ mod tests {
             let (data, shared) = encode(&r, &draft(&[], None, None), (false, false)).unwrap();
             assert_eq!(shared, 0);
             assert!(!data.contains("\"source\"") && !data.contains("[]") && !data.contains("null"), "{data}");
-            assert_eq!(decode(&data, "s2").unwrap(), r);
+            assert_eq!(decode(&data, "s2", &r.source_id.key()).unwrap(), r);
         }
     }
 
@@ -151,7 +158,7 @@ mod tests {
         let authors = r.authors.clone();
         let (data, shared) = encode(&r, &draft(&authors, Some(2001), Some("V")), (true, false)).unwrap();
         assert_eq!(shared, SHARED_TITLE | SHARED_AUTHORS | SHARED_YEAR | SHARED_VENUE);
-        let back = decode(&data, "s2").unwrap();
+        let back = decode(&data, "s2", "s2:abc").unwrap();
         assert_eq!((back.title.as_str(), back.abstract_.as_str()), ("", "A"));
         assert!(back.authors.is_empty() && back.year.is_none() && back.venue.is_none());
         // A different value on the paper row is kept in the record.
@@ -162,8 +169,28 @@ mod tests {
 
     #[test]
     fn a_record_stored_whole_before_schema_19_still_reads() {
-        assert_eq!(decode(FULL, "ignored").unwrap(), record(FULL));
-        assert!(decode("[1]", "s2").is_err());
-        assert!(decode(r#"{"title":"x"}"#, "s2").is_err(), "no source_id");
+        assert_eq!(decode(FULL, "ignored", "ignored:too").unwrap(), record(FULL));
+        assert!(decode("[1]", "s2", "s2:abc").is_err());
+    }
+
+    #[test]
+    fn a_source_id_its_key_does_not_give_back_is_kept() {
+        let mut r = record(FULL);
+        let mut left_out = Vec::new();
+        for id in ["10.1/X", "2101.00001", "W12", "corpusid:7", "g0000001", "s2:abc"] {
+            r.source_id = PaperId::parse(id);
+            let (data, _) = encode(&r, &draft(&[], None, None), (false, false)).unwrap();
+            let key = r.source_id.key();
+            assert_eq!(data.contains("source_id"), PaperId::parse(&key) != r.source_id, "{id}: {data}");
+            assert_eq!(decode(&data, "s2", &key).unwrap(), r, "{id}");
+            if !data.contains("source_id") {
+                left_out.push(id);
+            }
+        }
+        assert_eq!(left_out, ["10.1/X", "2101.00001", "W12", "corpusid:7", "g0000001", "s2:abc"]);
+        // A kind its key does not spell (an s2 id that is no S2 hash) stays in the JSON.
+        let kept = record(FULL);
+        let (data, _) = encode(&kept, &draft(&[], None, None), (false, false)).unwrap();
+        assert!(data.contains("source_id") && PaperId::parse(&kept.source_id.key()) != kept.source_id, "{data}");
     }
 }
