@@ -92,6 +92,11 @@ fn the_graph_migration_keeps_edges_links_walks_and_every_other_table() {
     migrate(&mut conn).unwrap();
     assert_eq!(rows(&conn, "SELECT citing, cited FROM edges ORDER BY 1, 2"), edges, "the edges view");
     assert_eq!(rows(&conn, "SELECT * FROM links ORDER BY 1, 2, 3, 4"), links, "the links view");
+    // Schema 23 stores the record's title signature as its code; the rest is as it was.
+    let code: Vec<u8> =
+        conn.query_row("SELECT title_key FROM records WHERE source_id = 'a'", [], |r| r.get(0)).unwrap();
+    assert_eq!(code, super::record_data::title_code("x y"));
+    conn.execute("UPDATE records SET title_key = 'x y' WHERE source_id = 'a'", []).unwrap();
     assert_eq!(others(&conn), kept, "the other tables are untouched");
     for (name, ok, examples) in super::check_graph::invariants(&conn).into_iter().map(|i| (i.name, i.ok, i.examples)) {
         assert!(ok, "{name}: {examples:?}");

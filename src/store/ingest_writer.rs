@@ -195,13 +195,23 @@ impl<'c> IngestWriter<'c> {
     /// Papers holding a record whose normalised title is `key`, in a fixed order.
     pub(crate) fn title_candidates(&self, key: &str) -> anyhow::Result<Vec<TitleCandidate>> {
         let mut stmt = self.conn.prepare_cached(
-            "SELECT DISTINCT paper_id, source, source_id FROM records WHERE title_key = ?1
-             ORDER BY paper_id, source, source_id",
+            "SELECT r.paper_id, r.source, r.source_id,
+                    CASE WHEN r.shared & 1 THEN p.title ELSE coalesce(json_extract(r.data, '$.title'), '') END
+             FROM records AS r LEFT JOIN papers AS p ON p.id = r.paper_id WHERE r.title_key = ?1
+             ORDER BY 1, 2, 3",
         )?;
-        let rows = stmt.query_map([key], |r| {
-            Ok(TitleCandidate { paper_id: r.get(0)?, source: r.get(1)?, source_id: r.get(2)? })
+        let rows = stmt.query_map([record_data::title_code(key)], |r| {
+            let title: Option<String> = r.get(3)?;
+            Ok((TitleCandidate { paper_id: r.get(0)?, source: r.get(1)?, source_id: r.get(2)? }, title))
         })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        let mut out = Vec::new();
+        for row in rows {
+            let (candidate, title) = row?;
+            if record_data::titled(title.as_deref().unwrap_or_default(), key) {
+                out.push(candidate);
+            }
+        }
+        Ok(out)
     }
 
     /// The transaction this writer writes in.
@@ -403,7 +413,7 @@ impl<'c> IngestWriter<'c> {
                         paper.id,
                         f.format,
                         origin,
-                        title_key(&f.record.title),
+                        title_key(&f.record.title).map(|k| record_data::title_code(&k)),
                         data,
                         shared
                     ])?;

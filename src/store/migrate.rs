@@ -29,6 +29,7 @@ pub(super) const MIGRATIONS: &[(&str, &str)] = &[
     ("020_doc_lengths.sql", include_str!("../../migrations/020_doc_lengths.sql")),
     ("021_vector_codes.sql", include_str!("../../migrations/021_vector_codes.sql")),
     ("022_stated_lists.sql", include_str!("../../migrations/022_stated_lists.sql")),
+    ("023_title_codes.sql", include_str!("../../migrations/023_title_codes.sql")),
 ];
 
 /// The schema version this binary writes and reads.
@@ -76,6 +77,10 @@ fn apply(conn: &mut Connection, current: i64) -> anyhow::Result<()> {
         if *name == "021_vector_codes.sql" {
             super::vector_codes::refresh(&tx)
                 .context("migration 021_vector_codes.sql failed: cannot fill the vector codes")?;
+        }
+        if *name == "023_title_codes.sql" {
+            super::record_data::code_title_keys(&tx)
+                .context("migration 023_title_codes.sql failed: cannot code the title signatures")?;
         }
         tx.pragma_update(None, "user_version", version)?;
     }

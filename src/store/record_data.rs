@@ -121,6 +121,45 @@ pub(super) fn restorable(list: &[PaperId], own: &str) -> bool {
         && keys.iter().zip(list).all(|(k, id)| !k.is_empty() && k != own && PaperId::parse(k) == *id)
 }
 
+/// How a title signature (`paper::title::title_key`) is stored in
+/// `records.title_key` and `doc_references.title_key` (schema 23): the
+/// first 8 bytes of BLAKE3 of its text. Only compared for equality; a
+/// reader that acts on a match compares the titles' own signatures.
+pub(super) fn title_code(key: &str) -> Vec<u8> {
+    blake3::hash(key.as_bytes()).as_bytes()[..8].to_vec()
+}
+
+/// Whether a stored record's title (`title`, as the row gives it back) has
+/// the signature `key`: what makes a match on the code a match.
+pub(super) fn titled(title: &str, key: &str) -> bool {
+    crate::paper::title::title_key(title).as_deref() == Some(key)
+}
+
+/// The Rust half of migration 23: every title signature stored as text
+/// becomes its code.
+pub(super) fn code_title_keys(conn: &rusqlite::Connection) -> anyhow::Result<()> {
+    let records: Vec<(i64, String)> = {
+        let mut stmt = conn.prepare("SELECT rowid, title_key FROM records WHERE typeof(title_key) = 'text'")?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        rows.collect::<Result<_, _>>()?
+    };
+    let mut put = conn.prepare("UPDATE records SET title_key = ?2 WHERE rowid = ?1")?;
+    for (rowid, text) in records {
+        put.execute(rusqlite::params![rowid, title_code(&text)])?;
+    }
+    let entries: Vec<(i64, i64, String)> = {
+        let mut stmt =
+            conn.prepare("SELECT document, position, title_key FROM doc_references WHERE typeof(title_key) = 'text'")?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        rows.collect::<Result<_, _>>()?
+    };
+    let mut put = conn.prepare("UPDATE doc_references SET title_key = ?3 WHERE document = ?1 AND position = ?2")?;
+    for (document, position, text) in entries {
+        put.execute(rusqlite::params![document, position, title_code(&text)])?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

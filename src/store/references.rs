@@ -26,7 +26,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 
-use super::{Handle, PaperDoc, edges};
+use super::{Handle, PaperDoc, edges, record_data};
 use crate::fulltext::{Document, ParsedRef};
 use crate::paper::PaperId;
 use crate::paper::title::{normalize, surname, title_key};
@@ -106,7 +106,7 @@ pub(crate) fn write_document_links(tx: Handle<'_>, paper_doc: &PaperDoc, doc: &D
             p.venue,
             p.doi,
             p.arxiv,
-            p.title.as_deref().and_then(title_key),
+            p.title.as_deref().and_then(title_key).map(|k| record_data::title_code(&k)),
             m.target,
             m.matched_by,
             m.evidence,
@@ -237,14 +237,24 @@ struct TitlePaper {
 
 /// The papers with a record whose title signature is `key`, sorted by id.
 fn papers_titled(conn: &Connection, key: &str) -> anyhow::Result<Vec<TitlePaper>> {
-    let rows: Vec<(String, Option<i32>, String)> = {
+    let mut rows: Vec<(String, Option<i32>, String)> = Vec::new();
+    {
         let mut stmt = conn.prepare_cached(
-            "SELECT DISTINCT p.id, p.year, p.authors FROM records AS r JOIN papers AS p ON p.id = r.paper_id
+            "SELECT p.id, p.year, p.authors,
+                    CASE WHEN r.shared & 1 THEN p.title ELSE coalesce(json_extract(r.data, '$.title'), '') END
+             FROM records AS r JOIN papers AS p ON p.id = r.paper_id
              WHERE r.title_key = ?1 ORDER BY p.id",
         )?;
-        let rows = stmt.query_map([key], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
-        rows.collect::<Result<_, _>>()?
-    };
+        let found = stmt.query_map([record_data::title_code(key)], |r| {
+            Ok(((r.get(0)?, r.get(1)?, r.get(2)?), r.get::<_, String>(3)?))
+        })?;
+        for row in found {
+            let (paper, title) = row?;
+            if record_data::titled(&title, key) && rows.last().is_none_or(|last| last.0 != paper.0) {
+                rows.push(paper);
+            }
+        }
+    }
     let mut dois =
         conn.prepare_cached("SELECT alias FROM aliases WHERE paper_id = ?1 AND kind = 'doi' ORDER BY alias")?;
     let mut out = Vec::new();
