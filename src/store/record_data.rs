@@ -207,6 +207,31 @@ mod tests {
     }
 
     #[test]
+    fn migration_23_codes_every_title_signature_stored_as_text() {
+        let conn = rusqlite::Connection::open_in_memory().unwrap();
+        conn.execute_batch(
+            "CREATE TABLE records (source TEXT, source_id TEXT, title_key TEXT);
+             CREATE TABLE doc_references (document INTEGER, position INTEGER, title_key TEXT,
+                                          PRIMARY KEY (document, position)) WITHOUT ROWID;
+             INSERT INTO records VALUES ('s', 'a', 'graph walks for search'), ('s', 'b', NULL);
+             INSERT INTO doc_references VALUES (1, 0, 'graph walks for search'), (1, 1, 'other words'), (2, 0, NULL);",
+        )
+        .unwrap();
+        code_title_keys(&conn).unwrap();
+        let keys = |sql: &str| -> Vec<Option<Vec<u8>>> {
+            let mut stmt = conn.prepare(sql).unwrap();
+            stmt.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
+        };
+        let code = |t: &str| Some(title_code(t));
+        assert_eq!(keys("SELECT title_key FROM records ORDER BY source_id"), [code("graph walks for search"), None]);
+        assert_eq!(
+            keys("SELECT title_key FROM doc_references ORDER BY document, position"),
+            [code("graph walks for search"), code("other words"), None]
+        );
+        assert_ne!(title_code("graph walks for search"), title_code("graph walks for search "));
+    }
+
+    #[test]
     fn a_record_stored_whole_before_schema_19_still_reads() {
         assert_eq!(decode(FULL, "ignored", "ignored:too").unwrap(), record(FULL));
         assert!(decode("[1]", "s2", "s2:abc").is_err());
