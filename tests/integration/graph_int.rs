@@ -128,3 +128,35 @@ fn a_hub_is_followed_in_part_and_the_hits_say_so() {
     assert!(!o.status.success());
     assert!(stderr(&o).contains("is not a fan-out: use a number from 1 up, or `all`"), "{}", stderr(&o));
 }
+
+#[test]
+fn a_stored_title_code_that_another_title_shares_merges_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let (db, scratch) = (dir.path().join("i.db"), dir.path().join("s.db"));
+    let (o, a) = (dir.path().join("o.json"), dir.path().join("a.jsonl"));
+    fs::write(
+        &o,
+        r#"{"id": "https://openalex.org/W77", "display_name": "Graph Walks for Literature Search", "publication_year": 2019, "authorships": [{"author": {"display_name": "José García"}}]}"#,
+    )
+    .unwrap();
+    fs::write(
+        &a,
+        r#"{"id": "1907.00002", "title": "Entirely other words about walking graphs", "abstract": "We walk.", "authors": "J. Garcia", "authors_parsed": [["Garcia", "José", ""]], "versions": [{"version": "v1", "created": "Mon, 1 Jul 2019 10:00:00 GMT"}], "update_date": "2019-07-01"}"#,
+    )
+    .unwrap();
+    let ingest = |db: &Path, file: &Path| ok(db, &["ingest", "--quiet", file.to_str().unwrap()]);
+    // The code the arXiv record's title signature is stored as, put on the
+    // OpenAlex record (as if their titles' codes collided).
+    ingest(&scratch, &a);
+    let code: Vec<u8> =
+        Store::open(&scratch).unwrap().conn().query_row("SELECT title_key FROM records", [], |r| r.get(0)).unwrap();
+    assert_eq!(code.len(), 8, "a title signature is stored as its 8-byte code");
+    ingest(&db, &o);
+    rusqlite::Connection::open(&db).unwrap().execute("UPDATE records SET title_key = ?1", [&code]).unwrap();
+    ingest(&db, &a);
+    // Same year and first author, but the titles differ: the code's match is no title match.
+    let stats: Value = serde_json::from_str(&ok(&db, &["stats", "--format", "json"])).unwrap();
+    assert_eq!(stats["papers"], 2);
+    let dupes: Value = serde_json::from_str(&ok(&db, &["dupes", "--format", "json"])).unwrap();
+    assert_eq!(dupes.as_array().unwrap().len(), 0);
+}

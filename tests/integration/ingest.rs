@@ -265,34 +265,6 @@ fn different_dois_stay_apart_and_generic_titles_never_merge() {
 }
 
 #[test]
-fn a_stored_title_code_that_another_title_shares_merges_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let (db, scratch) = (dir.path().join("i.db"), dir.path().join("s.db"));
-    let o = write(
-        dir.path(),
-        "o.json",
-        r#"{"id": "https://openalex.org/W77", "display_name": "Graph Walks for Literature Search", "publication_year": 2019, "authorships": [{"author": {"display_name": "José García"}}]}"#,
-    );
-    let a = write(
-        dir.path(),
-        "a.jsonl",
-        r#"{"id": "1907.00002", "title": "Entirely other words about walking graphs", "abstract": "We walk.", "authors": "J. Garcia", "authors_parsed": [["Garcia", "José", ""]], "versions": [{"version": "v1", "created": "Mon, 1 Jul 2019 10:00:00 GMT"}], "update_date": "2019-07-01"}"#,
-    );
-    // The code the arXiv record's title signature is stored as, put on the
-    // OpenAlex record (as if their titles' codes collided).
-    ok_ingest(&scratch, &[a.to_str().unwrap()]);
-    let code: Vec<u8> =
-        Store::open(&scratch).unwrap().conn().query_row("SELECT title_key FROM records", [], |r| r.get(0)).unwrap();
-    assert_eq!(code.len(), 8, "a title signature is stored as its 8-byte code");
-    ok_ingest(&db, &[o.to_str().unwrap()]);
-    rusqlite::Connection::open(&db).unwrap().execute("UPDATE records SET title_key = ?1", [&code]).unwrap();
-    ok_ingest(&db, &[a.to_str().unwrap()]);
-    // Same year and first author, but the titles differ: the code's match is no title match.
-    assert_eq!(json_of(&db, &["stats"])["papers"], 2);
-    assert_eq!(json_of(&db, &["dupes"]).as_array().unwrap().len(), 0);
-}
-
-#[test]
 fn title_fallback_and_bridge_merges_are_listed_by_dupes() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("i.db");
