@@ -554,6 +554,18 @@ mod tests {
             assert!(names.contains(name), "{name} not in {names}");
         }
 
+        // A stated list out of order (a sqlite3 edit appending to it).
+        let lists: i64 = conn.query_row("SELECT count(*) FROM stated_lists", [], |r| r.get(0)).unwrap();
+        assert!(lists > 0, "the test index states links");
+        conn.execute(
+            "UPDATE stated_lists SET others = json_insert(others, '$[#]', 0)
+             WHERE (own, origin) = (SELECT own, origin FROM stated_lists ORDER BY own, origin LIMIT 1)",
+            [],
+        )
+        .unwrap();
+        let names = violated(&check(&conn)).join(" ");
+        assert!(names.contains("stated-lists"), "{names}");
+
         // A self-edge (a list naming its own node), and stale statistics.
         conn.execute(
             "UPDATE adjacency_lists SET cites = json_insert(cites, '$[#]', node)
