@@ -139,8 +139,14 @@ fn fill_new<T>(
     conn.pragma_update(None, "page_size", PAGE_SIZE).map_err(|e| explain(e.into(), path))?;
     conn.pragma_update(None, "application_id", APPLICATION_ID).map_err(|e| explain(e.into(), path))?;
     migrate::migrate(&mut conn).map_err(|e| explain(e, path))?;
-    // The file is private until the rename, so it is filled with a rollback
-    // journal (each page written once), then switched to WAL.
+    // The file is private until the rename (a failed fill is deleted), so it
+    // is filled with its rollback journal in memory, then switched to WAL.
+    // That also keeps the statement journal in memory: a statement that may
+    // abort half-way (an insert whose triggers write other tables) journals
+    // the pages it changes, and on disk that was a temporary file written
+    // for every paper (5 % of a 1M-paper build).
+    let mode: String = conn.query_row("PRAGMA journal_mode = MEMORY", [], |r| r.get(0))?;
+    anyhow::ensure!(mode == "memory", "cannot fill {}: SQLite kept journal mode {mode}", path.display());
     let out = write_transaction_named(&mut conn, path, |tx| {
         postings_writer::init_meta(tx, analyzer, bm25)?;
         fill(tx)

@@ -148,7 +148,11 @@ impl PostingsWriter {
                 found.insert(term, v);
             }
         }
-        let mut insert = conn.prepare_cached("INSERT INTO terms (term, df) VALUES (?1, 0) RETURNING term_id")?;
+        // A plain INSERT and `last_insert_rowid`, not `RETURNING`: a statement
+        // with `RETURNING` that may abort on a constraint makes SQLite keep a
+        // statement journal of the pages it changes (outside a new index's
+        // fill, a temporary file written for every insert).
+        let mut insert = conn.prepare_cached("INSERT INTO terms (term, df) VALUES (?1, 0)")?;
         for (term, i) in todo {
             let e = &mut self.entries[i];
             match found.get(term) {
@@ -158,7 +162,10 @@ impl PostingsWriter {
                     e.df += df;
                     e.blocks = true;
                 }
-                None => e.id = insert.query_row([term], |r| r.get(0))?,
+                None => {
+                    insert.execute([term])?;
+                    e.id = conn.last_insert_rowid();
+                }
             }
         }
         Ok(())
