@@ -225,19 +225,31 @@ impl Edits {
     }
 }
 
-/// Every list from `temp.pairs (a, b)` (a cites b; the bulk load: every
-/// edge there is), in place of those stored (a PDF's references may have
-/// derived some already in the same load).
-pub(super) fn load_pairs(conn: &Connection) -> anyhow::Result<()> {
-    conn.execute_batch(
-        "DELETE FROM adjacency_lists;
-         INSERT INTO adjacency_lists (node, cites)
-             SELECT a, json_group_array(b ORDER BY b) FROM temp.pairs WHERE true GROUP BY a;
-         INSERT INTO adjacency_lists (node, cited_by)
-             SELECT b, json_group_array(a ORDER BY a) FROM temp.pairs WHERE true GROUP BY b
-             ON CONFLICT (node) DO UPDATE SET cited_by = excluded.cited_by;",
-    )?;
-    Ok(())
+/// Writes the lists of the nodes that `cites` ((a, b): a cites b) and
+/// `citers` ((b, a): the same edge from its cited end) hold, each sorted
+/// and without repeats, as new rows (the bulk load, a range of nodes at a
+/// time, the old rows deleted first).
+pub(super) fn put_all(conn: &Connection, cites: &[(Node, Node)], citers: &[(Node, Node)]) -> anyhow::Result<()> {
+    let mut put = conn.prepare_cached("INSERT INTO adjacency_lists (node, cites, cited_by) VALUES (?1, ?2, ?3)")?;
+    let (mut i, mut j) = (0, 0);
+    // The run of `pairs` from `at` whose first element is `node`, as a list of seconds.
+    let run = |pairs: &[(Node, Node)], at: &mut usize, node: Node| {
+        let start = *at;
+        while pairs.get(*at).is_some_and(|p| p.0 == node) {
+            *at += 1;
+        }
+        pairs[start..*at].iter().map(|p| p.1).collect::<Vec<Node>>()
+    };
+    loop {
+        let node = match (cites.get(i), citers.get(j)) {
+            (Some(a), Some(b)) => a.0.min(b.0),
+            (Some(a), None) => a.0,
+            (None, Some(b)) => b.0,
+            (None, None) => return Ok(()),
+        };
+        let (refs, by) = (run(cites, &mut i, node), run(citers, &mut j, node));
+        put.execute(params![node, format(&refs), format(&by)])?;
+    }
 }
 
 #[cfg(test)]

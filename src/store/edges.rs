@@ -4,11 +4,11 @@
 //! both directions, changed through [`Edits`]).
 //! [`super::ingest_writer::IngestWriter`] calls these; they own the SQL.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use rusqlite::{Connection, OptionalExtension};
 
-use super::adjacency::{Edits, load_pairs};
+use super::adjacency::{Edits, put_all};
 use super::stated;
 use crate::graph::Node;
 
@@ -131,29 +131,64 @@ pub(crate) fn derive_one(conn: &Connection, citing: i64, cited: i64) -> anyhow::
     edits.flush(conn)
 }
 
-/// Derives every edge from `stated_links` into `adjacency_lists` (a bulk
-/// load): each end resolved through the aliases once per node (a
-/// temporary table of the nodes that are another paper's alias), then each
-/// node's list of each direction built in one aggregate.
+/// Edges held in memory at once by [`derive_all`], counting each of its
+/// two directions (16 bytes each: 256 MiB at most, spread evenly).
+const PASS_PAIRS: u64 = 16 << 20;
+
+/// Derives every edge from the stated lists into `adjacency_lists` (a bulk
+/// load), in place of those stored (a PDF's references may have derived some
+/// already in the same load): each end resolved to its paper's node, then
+/// each node's two lists sorted and written in one row. The nodes are taken
+/// in ranges so that one range's edges fit in [`PASS_PAIRS`]; each range
+/// reads every list again (at 1M papers, 20M links in 1M rows: about a
+/// second a range).
 pub(crate) fn derive_all(conn: &Connection) -> anyhow::Result<()> {
-    conn.execute_batch(
-        "CREATE TEMP TABLE canon (node INTEGER PRIMARY KEY, to_node INTEGER NOT NULL);
-         INSERT INTO temp.canon (node, to_node)
-             SELECT n.node, c.node FROM nodes AS n
+    derive_all_in(conn, PASS_PAIRS)
+}
+
+/// [`derive_all`] holding at most about `pass_pairs` edge directions at once.
+pub(super) fn derive_all_in(conn: &Connection, pass_pairs: u64) -> anyhow::Result<()> {
+    let canon: HashMap<Node, Node> = conn
+        .prepare(
+            "SELECT n.node, c.node FROM nodes AS n
              JOIN aliases AS x ON x.alias = n.id
              JOIN nodes AS c ON c.id = x.paper_id
-             WHERE c.node <> n.node;
-         CREATE TEMP TABLE pairs (a INTEGER NOT NULL, b INTEGER NOT NULL, PRIMARY KEY (a, b)) WITHOUT ROWID;
-         INSERT OR IGNORE INTO temp.pairs (a, b)
-             SELECT a, b FROM (
-                 SELECT coalesce(ca.to_node, l.citing) AS a, coalesce(cb.to_node, l.cited) AS b
-                 FROM stated_links AS l
-                 LEFT JOIN temp.canon AS ca ON ca.node = l.citing
-                 LEFT JOIN temp.canon AS cb ON cb.node = l.cited)
-             WHERE a <> b;",
-    )?;
-    load_pairs(conn)?;
-    conn.execute_batch("DROP TABLE temp.pairs; DROP TABLE temp.canon;")?;
+             WHERE c.node <> n.node",
+        )?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<Result<_, _>>()?;
+    let paper = |n: Node| canon.get(&n).copied().unwrap_or(n);
+    let (links, low, high) = stated::extent(conn)?;
+    let passes = (2 * links).div_ceil(pass_pairs.max(1)).max(1);
+    let width = (high.abs_diff(low) / passes).saturating_add(1);
+    conn.execute("DELETE FROM adjacency_lists", [])?;
+    for pass in 0..passes {
+        // Nodes from `from` to `to`, the first and last ranges open-ended
+        // (an end resolved through an alias is a node like any other).
+        let from = if pass == 0 { Node::MIN } else { low.saturating_add_unsigned(pass * width) };
+        let to = if pass + 1 == passes { Node::MAX } else { low.saturating_add_unsigned((pass + 1) * width) - 1 };
+        let (mut cites, mut citers) = (Vec::new(), Vec::new());
+        stated::each(conn, |own, origin, others| {
+            for &other in others {
+                let (citing, cited) = stated::ends(own, other, origin);
+                let (a, b) = (paper(citing), paper(cited));
+                if a == b {
+                    continue;
+                }
+                if (from..=to).contains(&a) {
+                    cites.push((a, b));
+                }
+                if (from..=to).contains(&b) {
+                    citers.push((b, a));
+                }
+            }
+        })?;
+        for pairs in [&mut cites, &mut citers] {
+            pairs.sort_unstable();
+            pairs.dedup();
+        }
+        put_all(conn, &cites, &citers)?;
+    }
     Ok(())
 }
 

@@ -205,3 +205,36 @@ fn the_graph_migration_keeps_edges_links_walks_and_every_other_table() {
         assert!(i.ok, "{}: {:?}", i.name, i.examples);
     }
 }
+
+/// The bulk derivation gives every node its two lists in one row, an end
+/// resolved to its paper's node, a link stated twice once, a link of a
+/// paper to itself none, and the rows stored before gone; the same rows
+/// however many passes over ranges of nodes it takes.
+#[test]
+fn the_bulk_derivation_resolves_ends_drops_repeats_and_passes_change_nothing() {
+    let mut conn = Connection::open_in_memory().unwrap();
+    migrate(&mut conn).unwrap();
+    conn.execute_batch(
+        "INSERT INTO nodes (node, id) VALUES (1, 'a'), (2, 'b'), (3, 'c'), (4, 'd'), (5, 'doi:b'), (6, 'e'), (7, 'x');
+         INSERT INTO aliases VALUES ('doi:b', 'b', 'doi');
+         INSERT INTO adjacency_lists (node, cites) VALUES (7, '[1]');",
+    )
+    .unwrap();
+    // a's references name b twice (once by its doi) and c; c's citations
+    // name a again and d; b's own record (by its doi) cites b and e; an
+    // edge file has e citing a.
+    for (own, origin, others) in [(1, 2, vec![2, 3, 5]), (3, 3, vec![1, 4]), (5, 4, vec![2, 6]), (6, 0, vec![1])] {
+        super::stated::put(&conn, own, origin, &others).unwrap();
+    }
+    let expected = [
+        "Integer(1)|Text(\"[2,3]\")|Text(\"[6]\")",
+        "Integer(2)|Text(\"[6]\")|Text(\"[1]\")",
+        "Integer(3)|Null|Text(\"[1,4]\")",
+        "Integer(4)|Text(\"[3]\")|Null",
+        "Integer(6)|Text(\"[1]\")|Text(\"[2]\")",
+    ];
+    for pass_pairs in [1, 3, u64::MAX] {
+        super::edges::derive_all_in(&conn, pass_pairs).unwrap();
+        assert_eq!(rows(&conn, "SELECT node, cites, cited_by FROM adjacency_lists ORDER BY node"), expected, "{pass_pairs}");
+    }
+}

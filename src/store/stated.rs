@@ -82,6 +82,31 @@ pub(super) fn take(conn: &Connection, own: Node, origin: i64) -> anyhow::Result<
     Ok(list.into_iter().map(|other| ends(own, other, origin)).collect())
 }
 
+/// How many links the lists hold, and the lowest and highest node among
+/// their own ends and the graph's nodes (0 and 0 for none).
+pub(super) fn extent(conn: &Connection) -> anyhow::Result<(u64, Node, Node)> {
+    Ok(conn.query_row(
+        "SELECT (SELECT coalesce(sum(json_array_length(others)), 0) FROM stated_lists),
+                min(coalesce((SELECT min(node) FROM nodes), 0), coalesce((SELECT min(own) FROM stated_lists), 0)),
+                max(coalesce((SELECT max(node) FROM nodes), 0), coalesce((SELECT max(own) FROM stated_lists), 0))",
+        [],
+        |r| Ok((r.get::<_, i64>(0)?.max(0) as u64, r.get(1)?, r.get(2)?)),
+    )?)
+}
+
+/// Calls `f` with every list, in the table's order: its own node, its
+/// origin and the other ends.
+pub(super) fn each(conn: &Connection, mut f: impl FnMut(Node, i64, &[Node])) -> anyhow::Result<()> {
+    let mut stmt = conn.prepare("SELECT own, origin, others FROM stated_lists")?;
+    let mut rows = stmt.query([])?;
+    while let Some(row) = rows.next()? {
+        let (own, origin) = (row.get(0)?, row.get(1)?);
+        let others = read(own, origin, row.get_ref(2)?.as_str()?)?;
+        f(own, origin, &others);
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
