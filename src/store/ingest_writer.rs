@@ -20,7 +20,7 @@
 //! re-derived.
 
 use std::cell::RefCell;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use anyhow::Context;
 use rusqlite::{Connection, OptionalExtension, params};
@@ -84,6 +84,10 @@ pub struct IngestWriter<'c> {
     /// references write theirs as they go), so no list is read before
     /// another write changes it.
     links: RefCell<Vec<(i64, i64)>>,
+    /// The node of each id this writer has looked up or numbered (a node
+    /// keeps its id and number for good): a 1M-paper build looks up 20M
+    /// link ends, most of them more than once.
+    nodes: RefCell<HashMap<String, i64>>,
 }
 
 impl<'c> IngestWriter<'c> {
@@ -117,6 +121,7 @@ impl<'c> IngestWriter<'c> {
             dropped,
             dirty: BTreeSet::new(),
             links: RefCell::default(),
+            nodes: RefCell::default(),
         })
     }
 
@@ -264,9 +269,9 @@ impl<'c> IngestWriter<'c> {
             let mut others = Vec::new();
             for other in list.iter().filter_map(stated) {
                 if own.is_none() {
-                    own = Some(edges::node_of(self.conn, key)?);
+                    own = Some(self.node(key)?);
                 }
-                others.push(edges::node_of(self.conn, &other)?);
+                others.push(self.node(&other)?);
             }
             let Some(me) = own.filter(|_| !others.is_empty()) else { continue };
             read += others.len() as u64;
@@ -278,10 +283,20 @@ impl<'c> IngestWriter<'c> {
         Ok((read, added))
     }
 
+    /// The node of `id`, numbered now if it is new.
+    fn node(&self, id: &str) -> anyhow::Result<i64> {
+        if let Some(&n) = self.nodes.borrow().get(id) {
+            return Ok(n);
+        }
+        let n = edges::node_of(self.conn, id)?;
+        self.nodes.borrow_mut().insert(id.to_string(), n);
+        Ok(n)
+    }
+
     /// Stores a bare citation link (edge files, S2 reference pages) and,
     /// outside a bulk load, its edge (at `finish`); returns whether it was new.
     pub(crate) fn add_link(&self, citing: &str, cited: &str) -> anyhow::Result<bool> {
-        let (a, b) = (edges::node_of(self.conn, citing)?, edges::node_of(self.conn, cited)?);
+        let (a, b) = (self.node(citing)?, self.node(cited)?);
         let added = edges::insert_link(self.conn, a, b, edges::ORIGIN_EDGES)?;
         if added && !self.bulk {
             self.links.borrow_mut().push((a, b));
