@@ -9,6 +9,7 @@
 use std::collections::HashMap;
 
 use anyhow::Context;
+use compact_str::CompactString;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::analyzer::{Analyzer, indexed_text};
@@ -95,7 +96,7 @@ struct TermEntry {
 pub struct PostingsWriter {
     analyzer: Analyzer,
     /// Each term seen, by its position in `entries`.
-    terms: HashMap<String, usize>,
+    terms: HashMap<CompactString, usize>,
     entries: Vec<TermEntry>,
     /// (position in `entries`, doc, tf, doc_len)
     pending: Vec<(usize, i64, u32, u32)>,
@@ -122,7 +123,7 @@ impl PostingsWriter {
         }
         let i = self.entries.len();
         self.entries.push(TermEntry { id: 0, df: 0, stored_df: 0, blocks: false });
-        self.terms.insert(term.to_string(), i);
+        self.terms.insert(CompactString::from(term), i);
         i
     }
 
