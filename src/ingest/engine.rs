@@ -94,6 +94,15 @@ impl<'c> Ingester<'c> {
     }
 
     /// Files one record read in `format` from `origin` (`file:line`).
+    pub(crate) fn analyzer(&self) -> crate::analyzer::Analyzer {
+        self.writer.analyzer()
+    }
+
+    /// Gives the next record's text analysed ahead (see [`super::ahead`]).
+    pub(crate) fn analysed_ahead(&mut self, analysed: crate::store::postings_writer::Analysed) {
+        self.writer.analysed_ahead(analysed);
+    }
+
     pub(crate) fn add_record(&mut self, rec: Record, format: &str, origin: &str) -> anyhow::Result<()> {
         self.report.records += 1;
         let source = rec.source.clone();

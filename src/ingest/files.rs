@@ -205,7 +205,15 @@ fn ingest_into(tx: Handle<'_>, inputs: &[Input], opts: &IngestOptions) -> anyhow
         summary.inputs.push((label, format_name));
         // Notes of a file read whole come before its records.
         tell(&fopts);
-        for (n, item) in items.enumerate() {
+        let mut n = 0usize;
+        let text = |item: &Result<(Item, String), ReadError>| match item {
+            Ok((Item::Record(rec), _)) => Some((rec.title.clone(), rec.abstract_.clone())),
+            _ => None,
+        };
+        super::ahead::each_analysed(items, ingester.analyzer(), text, |item, analysed| {
+            if let Some(analysed) = analysed {
+                ingester.analysed_ahead(analysed);
+            }
             match item {
                 Ok((Item::Record(rec), origin)) => {
                     ingester.add_record(rec, format_name, &origin)?;
@@ -227,7 +235,9 @@ fn ingest_into(tx: Handle<'_>, inputs: &[Input], opts: &IngestOptions) -> anyhow
                 let read = counter.as_ref().map_or(0, |c| c.load(Ordering::Relaxed));
                 report(Progress { bytes: done_bytes + read, total_bytes, records: ingester.report.records });
             }
-        }
+            n += 1;
+            Ok(())
+        })?;
         done_bytes += size;
         tell(&fopts);
     }

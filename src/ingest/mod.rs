@@ -4,6 +4,7 @@
 //! the BM25 statistics exact, so an index grown by increments scores
 //! exactly like one built in one go.
 
+mod ahead;
 pub(crate) mod derive;
 pub(crate) mod engine;
 mod files;

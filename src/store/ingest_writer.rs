@@ -23,6 +23,7 @@ use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
 
 use anyhow::Context;
+use compact_str::CompactString;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::adjacency::Edits;
@@ -86,8 +87,9 @@ pub struct IngestWriter<'c> {
     links: RefCell<Vec<(i64, i64)>>,
     /// The node of each id this writer has looked up or numbered (a node
     /// keeps its id and number for good): a 1M-paper build looks up 20M
-    /// link ends, most of them more than once.
-    nodes: RefCell<HashMap<String, i64>>,
+    /// link ends, most of them more than once. An id of up to 24 bytes is
+    /// kept inside its slot (see `PostingsWriter::terms`).
+    nodes: RefCell<HashMap<CompactString, i64>>,
 }
 
 impl<'c> IngestWriter<'c> {
@@ -123,6 +125,15 @@ impl<'c> IngestWriter<'c> {
             links: RefCell::default(),
             nodes: RefCell::default(),
         })
+    }
+
+    pub(crate) fn analyzer(&self) -> crate::analyzer::Analyzer {
+        self.index.analyzer()
+    }
+
+    /// See [`PostingsWriter::analysed_ahead`].
+    pub(crate) fn analysed_ahead(&mut self, analysed: super::postings_writer::Analysed) {
+        self.index.analysed_ahead(analysed);
     }
 
     /// The stored record `(source, key)`, whole.
@@ -289,7 +300,7 @@ impl<'c> IngestWriter<'c> {
             return Ok(n);
         }
         let n = edges::node_of(self.conn, id)?;
-        self.nodes.borrow_mut().insert(id.to_string(), n);
+        self.nodes.borrow_mut().insert(CompactString::from(id), n);
         Ok(n)
     }
 

@@ -49,6 +49,28 @@ pub(crate) fn insert_surnames(conn: &Connection, doc: i64, authors: &[String]) -
     Ok(())
 }
 
+/// A paper's text analysed before the writer stores it (on another core,
+/// while the writer stores the papers before it): its term frequencies and
+/// length, used if the paper stored has exactly this title and abstract.
+pub(crate) struct Analysed {
+    title: String,
+    abstract_: String,
+    tf: HashMap<String, i64>,
+    len: i64,
+}
+
+impl Analysed {
+    pub(crate) fn new(analyzer: Analyzer, title: String, abstract_: String) -> Analysed {
+        let (tf, len) = term_counts(analyzer, &title, &abstract_);
+        Analysed { title, abstract_, tf, len }
+    }
+
+    #[cfg(test)]
+    pub(crate) fn text(&self) -> (&str, &str) {
+        (&self.title, &self.abstract_)
+    }
+}
+
 /// Term frequencies of a paper's indexed text, and its length.
 fn term_counts(analyzer: Analyzer, title: &str, abstract_: &str) -> (HashMap<String, i64>, i64) {
     let tokens = analyzer.tokenize(&indexed_text(title, abstract_));
@@ -98,10 +120,13 @@ pub struct PostingsWriter {
     /// Each term seen, by its position in `entries`.
     terms: HashMap<CompactString, usize>,
     entries: Vec<TermEntry>,
-    /// (position in `entries`, doc, tf, doc_len)
-    pending: Vec<(usize, i64, u32, u32)>,
+    /// (position in `entries`, doc, tf, doc_len); a flush turns each
+    /// position into its term's id in place, and keeps the buffer's memory.
+    pending: Vec<(i64, i64, u32, u32)>,
     docs: i64,
     total_len: i64,
+    /// The next paper's text analysed ahead, if given.
+    ahead: Option<Analysed>,
 }
 
 impl PostingsWriter {
@@ -113,7 +138,18 @@ impl PostingsWriter {
             pending: Vec::new(),
             docs: 0,
             total_len: 0,
+            ahead: None,
         }
+    }
+
+    pub(crate) fn analyzer(&self) -> Analyzer {
+        self.analyzer
+    }
+
+    /// Gives the analysis of the next paper's text, done ahead; a paper
+    /// stored with another text is analysed again.
+    pub(crate) fn analysed_ahead(&mut self, analysed: Analysed) {
+        self.ahead = Some(analysed);
     }
 
     /// The position of `term` in `entries`, added unresolved when new.
@@ -192,7 +228,10 @@ impl PostingsWriter {
 
     /// Adds a paper and its postings; the id must not be indexed yet.
     pub(crate) fn insert_paper(&mut self, conn: &Connection, p: &PaperDraft) -> anyhow::Result<()> {
-        let (tf, len) = term_counts(self.analyzer, p.title, p.abstract_);
+        let (tf, len) = match self.ahead.take() {
+            Some(a) if a.title == p.title && a.abstract_ == p.abstract_ => (a.tf, a.len),
+            _ => term_counts(self.analyzer, p.title, p.abstract_),
+        };
         let authors = serde_json::to_string(p.authors)?;
         conn.prepare_cached(
             "INSERT INTO papers (id, title, abstract, year, authors, source, doc_len, arxiv_version, venue)
@@ -205,7 +244,7 @@ impl PostingsWriter {
         for (t, f) in tf {
             let i = self.entry(&t);
             self.entries[i].df += 1;
-            self.pending.push((i, doc, f as u32, len as u32));
+            self.pending.push((i as i64, doc, f as u32, len as u32));
         }
         self.docs += 1;
         self.total_len += len;
@@ -249,10 +288,13 @@ impl PostingsWriter {
             return Ok(());
         }
         self.resolve(conn)?;
-        let mut pending: Vec<(i64, i64, u32, u32)> = std::mem::take(&mut self.pending)
-            .into_iter()
-            .map(|(i, doc, tf, len)| (self.entries[i].id, doc, tf, len))
-            .collect();
+        // Taken and given back with its capacity: a new buffer of 5M postings
+        // each batch was its growth and its pages' faults again (7 % of a
+        // 1M-paper build).
+        let mut pending = std::mem::take(&mut self.pending);
+        for p in &mut pending {
+            p.0 = self.entries[p.0 as usize].id;
+        }
         pending.sort_unstable();
         let blocks: HashMap<i64, usize> =
             self.entries.iter().enumerate().filter(|(_, e)| !e.blocks).map(|(i, e)| (e.id, i)).collect();
@@ -270,6 +312,8 @@ impl PostingsWriter {
                 run.clear();
             }
         }
+        pending.clear();
+        self.pending = pending;
         Ok(())
     }
 
