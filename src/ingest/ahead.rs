@@ -57,7 +57,8 @@ mod tests {
 
     #[test]
     fn items_come_in_order_each_with_its_own_text_analysed() {
-        let items: Vec<Option<&str>> = (0..1000).map(|i| (i % 3 != 0).then_some(["alpha beta", "gamma"][i % 2])).collect();
+        let items: Vec<Option<&str>> =
+            (0..1000).map(|i| (i % 3 != 0).then_some(["alpha beta", "gamma"][i % 2])).collect();
         let mut seen = Vec::new();
         each_analysed(
             items.iter().copied().enumerate(),

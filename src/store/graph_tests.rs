@@ -235,6 +235,10 @@ fn the_bulk_derivation_resolves_ends_drops_repeats_and_passes_change_nothing() {
     ];
     for pass_pairs in [1, 3, u64::MAX] {
         super::edges::derive_all_in(&conn, pass_pairs).unwrap();
-        assert_eq!(rows(&conn, "SELECT node, cites, cited_by FROM adjacency_lists ORDER BY node"), expected, "{pass_pairs}");
+        assert_eq!(
+            rows(&conn, "SELECT node, cites, cited_by FROM adjacency_lists ORDER BY node"),
+            expected,
+            "{pass_pairs}"
+        );
     }
 }
