@@ -42,7 +42,8 @@ pub(super) fn each_analysed<T>(
                 queue.push_back((item, sent));
             }
             let Some((item, sent)) = queue.pop_front() else { break };
-            // A worker gone (it cannot panic short of memory) leaves the analysis to the writer.
+            // A worker gone leaves the analysis to the writer (a panic there
+            // would be the writer's own on the same text).
             let analysed = if sent { done.recv().ok() } else { None };
             each(item, analysed)?;
         }

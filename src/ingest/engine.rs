@@ -93,7 +93,7 @@ impl<'c> Ingester<'c> {
         })
     }
 
-    /// Files one record read in `format` from `origin` (`file:line`).
+    /// The index's analyzer.
     pub(crate) fn analyzer(&self) -> crate::analyzer::Analyzer {
         self.writer.analyzer()
     }
@@ -103,6 +103,7 @@ impl<'c> Ingester<'c> {
         self.writer.analysed_ahead(analysed);
     }
 
+    /// Files one record read in `format` from `origin` (`file:line`).
     pub(crate) fn add_record(&mut self, rec: Record, format: &str, origin: &str) -> anyhow::Result<()> {
         self.report.records += 1;
         let source = rec.source.clone();

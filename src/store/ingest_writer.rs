@@ -127,6 +127,7 @@ impl<'c> IngestWriter<'c> {
         })
     }
 
+    /// The index's analyzer.
     pub(crate) fn analyzer(&self) -> crate::analyzer::Analyzer {
         self.index.analyzer()
     }

@@ -142,6 +142,7 @@ impl PostingsWriter {
         }
     }
 
+    /// The analyzer the postings are made with.
     pub(crate) fn analyzer(&self) -> Analyzer {
         self.analyzer
     }
