@@ -82,13 +82,12 @@ pub(super) fn take(conn: &Connection, own: Node, origin: i64) -> anyhow::Result<
     Ok(list.into_iter().map(|other| ends(own, other, origin)).collect())
 }
 
-/// How many links the lists hold, and the lowest and highest node among
-/// their own ends and the graph's nodes (0 and 0 for none).
+/// How many links the lists hold, and the lowest and highest node (0 and 0
+/// for none; every end of a list is a node).
 pub(super) fn extent(conn: &Connection) -> anyhow::Result<(u64, Node, Node)> {
     Ok(conn.query_row(
         "SELECT (SELECT coalesce(sum(json_array_length(others)), 0) FROM stated_lists),
-                min(coalesce((SELECT min(node) FROM nodes), 0), coalesce((SELECT min(own) FROM stated_lists), 0)),
-                max(coalesce((SELECT max(node) FROM nodes), 0), coalesce((SELECT max(own) FROM stated_lists), 0))",
+                coalesce((SELECT min(node) FROM nodes), 0), coalesce((SELECT max(node) FROM nodes), 0)",
         [],
         |r| Ok((r.get::<_, i64>(0)?.max(0) as u64, r.get(1)?, r.get(2)?)),
     )?)
