@@ -128,7 +128,7 @@ impl Store {
         let json = serde_json::to_string(docs)?;
         let mut stmt = self.conn.prepare_cached(
             "SELECT j.value, p.id, p.year FROM json_each(?1) AS j
-             JOIN papers AS p ON p.doc = j.value",
+             JOIN papers AS p INDEXED BY idx_papers_doc_meta ON p.doc = j.value",
         )?;
         let rows = stmt.query_map([json], |r| Ok((r.get::<_, i64>(0)?, (r.get::<_, String>(1)?, r.get(2)?))))?;
         let ids: HashMap<i64, (String, Option<i32>)> = rows.collect::<Result<_, _>>()?;
