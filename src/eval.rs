@@ -224,6 +224,29 @@ pub fn ranked_ids(
     Ok(r.ranked.into_iter().map(|h| (h.id, h.final_score)).collect())
 }
 
+/// [`ranked_ids`] of each of `queries` (each one's text as `request`'s
+/// query), handed to `each` in the queries' order. With `threads` above 1
+/// that many queries are ranked at once, each thread past the first on its
+/// own connection to `store`'s file; the rankings are the ones a single
+/// thread gives.
+pub fn rank_each(
+    store: &Store,
+    queries: &[Query],
+    request: &SearchRequest,
+    semantic: Option<&SemanticIndex>,
+    threads: usize,
+    mut each: impl FnMut(&Query, Vec<(String, f64)>) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    let rank = |store: &Store, q: &Query| ranked_ids(store, &request.with_query(&q.text), semantic);
+    // No more threads than batches of work.
+    let threads = threads.clamp(1, queries.len().div_ceil(16).max(1));
+    if threads == 1 {
+        return queries.iter().try_for_each(|q| each(q, rank(store, q)?));
+    }
+    let others = (1..threads).map(|_| Store::open(store.path())).collect::<anyhow::Result<Vec<_>>>()?;
+    crate::in_order::map_in_order(queries, |q| rank(store, q), others, |own, q| rank(own, q), each)
+}
+
 /// Runs every judged query through [`search`] as `request` says (its query
 /// replaced by each judged query's text; its limit is the ranking's depth)
 /// and scores it.

@@ -38,6 +38,7 @@ pub mod fetch;
 pub(crate) mod fields;
 pub mod fulltext;
 pub mod graph;
+pub(crate) mod in_order;
 pub mod ingest;
 pub mod names;
 pub mod opensearch;

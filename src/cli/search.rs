@@ -218,6 +218,10 @@ pub struct RunArgs {
     /// How many results per query
     #[arg(long, default_value_t = 100)]
     pub limit: usize,
+    /// Queries ranked at once, each on its own connection to the index (default: the machine's
+    /// cores); the run is the same whatever the number
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: Option<u16>,
     #[command(flatten)]
     pub backend: super::BackendOpts,
 }

@@ -5,7 +5,7 @@ use std::io::Write;
 use serde_json::json;
 
 use crate::cli::{RunArgs, RunFormat};
-use litindex::eval::{Query, ranked_ids, read_queries, strictly_decreasing};
+use litindex::eval::{Query, rank_each, read_queries, strictly_decreasing};
 use litindex::search::{Resolved, SearchRequest};
 use litindex::store::Store;
 
@@ -18,6 +18,10 @@ pub fn run(args: &RunArgs, store: Option<&Store>, out: &mut dyn Write) -> anyhow
     // Each query is free text unless `--query-syntax`; the pool covers `--limit` (100).
     let choices = args.search.choices("", args.limit, 0, !args.query_syntax);
     match (store, &args.backend.backend) {
+        (_, Some(_)) if args.threads.is_some() => Err(super::UsageError(
+            "--threads ranks on connections to a local index; with --backend the queries go one at a time".into(),
+        )
+        .into()),
         (_, Some(target)) => {
             let backend = super::opensearch::open(&args.backend, target)?;
             let request = choices.request_for(backend.index_facts()?);
@@ -25,7 +29,13 @@ pub fn run(args: &RunArgs, store: Option<&Store>, out: &mut dyn Write) -> anyhow
         }
         (Some(store), None) => {
             let Resolved { request, semantic, .. } = super::search::resolve(&choices, None, store)?;
-            write_run(args, &queries, &request, |r| ranked_ids(store, r, semantic.as_ref()), out)
+            let threads = match args.threads {
+                Some(n) => usize::from(n),
+                None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            };
+            rank_each(store, &queries, &request, semantic.as_ref(), threads, |q, ranked| {
+                write_query(args, q, &ranked, out)
+            })
         }
         (None, None) => anyhow::bail!("`run` needs an index or --backend"),
     }
@@ -40,30 +50,32 @@ fn write_run(
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     for q in queries {
-        let ranked = rank(&SearchRequest { query: q.text.clone(), ..request.clone() })?;
-        match args.format {
-            RunFormat::Trec => {
-                if q.id.chars().any(char::is_whitespace) {
-                    anyhow::bail!("query id `{}` contains whitespace, which a TREC run cannot hold", q.id);
-                }
-                let mut scores: Vec<f64> = ranked.iter().map(|(_, s)| *s).collect();
-                strictly_decreasing(&mut scores);
-                for (i, ((id, _), score)) in ranked.iter().zip(&scores).enumerate() {
-                    if id.chars().any(char::is_whitespace) {
-                        anyhow::bail!("document id `{id}` contains whitespace, which a TREC run cannot hold");
-                    }
-                    writeln!(out, "{} Q0 {} {} {} {}", q.id, id, i + 1, score, args.run_tag)?;
-                }
+        write_query(args, q, &rank(&SearchRequest { query: q.text.clone(), ..request.clone() })?, out)?;
+    }
+    Ok(())
+}
+
+/// Writes one query's ranking in the run's format.
+fn write_query(args: &RunArgs, q: &Query, ranked: &[(String, f64)], out: &mut dyn Write) -> anyhow::Result<()> {
+    match args.format {
+        RunFormat::Trec => {
+            if q.id.chars().any(char::is_whitespace) {
+                anyhow::bail!("query id `{}` contains whitespace, which a TREC run cannot hold", q.id);
             }
-            RunFormat::Jsonl => {
-                let hits: Vec<_> = ranked
-                    .iter()
-                    .enumerate()
-                    .map(|(i, (id, s))| json!({"id": id, "rank": i + 1, "score": s}))
-                    .collect();
-                let line = json!({"qid": q.id, "query": q.text, "ranked": hits});
-                writeln!(out, "{line}")?;
+            let mut scores: Vec<f64> = ranked.iter().map(|(_, s)| *s).collect();
+            strictly_decreasing(&mut scores);
+            for (i, ((id, _), score)) in ranked.iter().zip(&scores).enumerate() {
+                if id.chars().any(char::is_whitespace) {
+                    anyhow::bail!("document id `{id}` contains whitespace, which a TREC run cannot hold");
+                }
+                writeln!(out, "{} Q0 {} {} {} {}", q.id, id, i + 1, score, args.run_tag)?;
             }
+        }
+        RunFormat::Jsonl => {
+            let hits: Vec<_> =
+                ranked.iter().enumerate().map(|(i, (id, s))| json!({"id": id, "rank": i + 1, "score": s})).collect();
+            let line = json!({"qid": q.id, "query": q.text, "ranked": hits});
+            writeln!(out, "{line}")?;
         }
     }
     Ok(())

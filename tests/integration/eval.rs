@@ -175,3 +175,66 @@ fn scifact_english_bm25_ndcg10_at_least_0_69_the_target() {
     let ndcg = v["ndcg@10"].as_f64().unwrap();
     assert!(ndcg >= 0.69, "SciFact nDCG@10 with the english analyzer fell to {ndcg}, below the 0.69 target");
 }
+
+/// `run --threads N` ranks N queries at once, each thread on its own
+/// connection, and writes what one thread writes: the same lines in the same
+/// order (SciFact's first 300 queries, the default search with its walk).
+#[test]
+fn a_run_on_several_threads_is_the_run_of_one() {
+    let Some((db, data)) = scifact_english() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let queries = dir.path().join("queries.jsonl");
+    let text = fs::read_to_string(data.join("queries.jsonl")).unwrap();
+    fs::write(&queries, text.lines().take(300).collect::<Vec<_>>().join("\n")).unwrap();
+    let run = |threads: &[&str]| {
+        let o = litindex().arg("--db").arg(db).args(["run", "--queries"]).arg(&queries).args(threads).output().unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o)
+    };
+    let one = run(&["--threads", "1"]);
+    let qids: Vec<&str> = one.lines().map(|l| l.split(' ').next().unwrap()).collect();
+    let mut distinct = qids.clone();
+    distinct.dedup();
+    assert_eq!(distinct.len(), 300, "one block of lines per query, in the file's order");
+    assert_eq!(run(&["--threads", "3"]), one);
+    assert_eq!(run(&[]), one, "the default (the machine's cores)");
+}
+
+/// A query that fails on a second thread stops the run where one thread
+/// stops it: the queries before it written, its error, nothing after.
+#[test]
+fn a_failing_query_stops_a_threaded_run_where_one_thread_stops() {
+    let (dir, db, _, _) = setup();
+    // 40 queries; the 37th finds `x y`, which a TREC run cannot hold.
+    let queries = dir.path().join("forty.jsonl");
+    let lines: Vec<String> = (1..=40)
+        .map(|i| {
+            let text = if i == 37 { "omega" } else { ["alpha", "beta", "epsilon zeta"][i % 3] };
+            format!(r#"{{"_id": "q{i}", "text": "{text}"}}"#)
+        })
+        .collect();
+    fs::write(&queries, lines.join("\n")).unwrap();
+    let run = |threads: &str| {
+        litindex().arg("--db").arg(&db).args(["run", "--threads", threads, "--queries"]).arg(&queries).output().unwrap()
+    };
+    let (one, two) = (run("1"), run("2"));
+    for o in [&one, &two] {
+        assert_eq!(o.status.code(), Some(1));
+        assert!(stderr(o).contains("`x y` contains whitespace"), "{}", stderr(o));
+    }
+    assert_eq!(stdout(&two), stdout(&one));
+    let last = stdout(&one).lines().last().map(|l| l.split(' ').next().unwrap().to_string());
+    assert_eq!(last.as_deref(), Some("q36"));
+}
+
+#[test]
+fn threads_are_refused_with_a_backend() {
+    let (_dir, _db, queries, _) = setup();
+    let o = litindex()
+        .args(["run", "--backend", "opensearch://127.0.0.1:9/papers", "--threads", "2", "--queries"])
+        .arg(&queries)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--threads"), "{}", stderr(&o));
+}
