@@ -239,7 +239,7 @@ pub fn rank_each(
 ) -> anyhow::Result<()> {
     let rank = |store: &Store, q: &Query| ranked_ids(store, &request.with_query(&q.text), semantic);
     // No more threads than batches of work.
-    let threads = threads.clamp(1, queries.len().div_ceil(16).max(1));
+    let threads = threads.clamp(1, queries.len().div_ceil(crate::in_order::BATCH).max(1));
     if threads == 1 {
         return queries.iter().try_for_each(|q| each(q, rank(store, q)?));
     }

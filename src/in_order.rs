@@ -8,12 +8,13 @@
 //! one to hand over: memory stays bounded whatever the items' costs.
 
 use std::collections::BTreeMap;
+use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, mpsc};
 
 /// Items per claim: small enough to keep every core busy to the end, large
 /// enough that claiming costs nothing beside an item's work.
-const BATCH: usize = 16;
+pub(crate) const BATCH: usize = 16;
 /// How far past the next batch to hand over a thread may start one, per thread.
 const AHEAD: usize = 4;
 
@@ -43,6 +44,27 @@ impl Window {
     }
 }
 
+/// Stops the hand-over when dropped, so that waiting workers end even when
+/// the calling thread unwinds (the scope joins them before the panic goes on).
+struct Stop<'a>(&'a Window);
+
+impl Drop for Stop<'_> {
+    fn drop(&mut self) {
+        self.0.set(usize::MAX);
+    }
+}
+
+/// A worker's panic as the error of the batch it was working on, so that it
+/// surfaces in order instead of leaving that batch missing.
+fn panicked(payload: Box<dyn std::any::Any + Send>) -> anyhow::Error {
+    let message = payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "no message".into());
+    anyhow::anyhow!("a worker thread panicked: {message}")
+}
+
 /// Works on each of `items` and calls `each` on each result in the items'
 /// order: `own` on the calling thread, and `work` on one scoped thread per
 /// member of `others`, with that member (each thread's state, such as its
@@ -70,13 +92,19 @@ pub(crate) fn map_in_order<T: Sync, W: Send, R: Send>(
             scope.spawn(move || {
                 loop {
                     let b = next.fetch_add(1, Ordering::Relaxed);
-                    if b >= batches || !window.wait_for(b, width) || tx.send((b, run(&mut w, b))).is_err() {
+                    if b >= batches || !window.wait_for(b, width) {
+                        break;
+                    }
+                    let done = std::panic::catch_unwind(AssertUnwindSafe(|| run(&mut w, b)))
+                        .unwrap_or_else(|p| Err(panicked(p)));
+                    if tx.send((b, done)).is_err() {
                         break;
                     }
                 }
             });
         }
         drop(tx);
+        let _stop = Stop(&window);
         let mut held: BTreeMap<usize, Batch<R>> = BTreeMap::new();
         let mut handed = 0;
         let result = (|| {
@@ -111,7 +139,6 @@ pub(crate) fn map_in_order<T: Sync, W: Send, R: Send>(
             Ok(())
         })();
         window.set(usize::MAX);
-        drop(rx);
         result
     })
 }
@@ -195,5 +222,57 @@ mod tests {
         // No thread starts a batch past the window of the first one.
         let most = (AHEAD * 3 + 1) * BATCH;
         assert!(done.load(Ordering::Relaxed) <= most, "{} items worked", done.load(Ordering::Relaxed));
+    }
+
+    #[test]
+    fn a_panic_on_any_thread_ends_the_call_without_a_hang() {
+        for workers in [1, 2] {
+            let (tx, rx) = mpsc::channel();
+            std::thread::spawn(move || {
+                let items: Vec<usize> = (0..20 * BATCH).collect();
+                let blow = |i: usize| if i >= 5 * BATCH { panic!("item {i}") } else { Ok(i) };
+                let called = std::panic::catch_unwind(|| {
+                    map_in_order(&items, |&i| blow(i), vec![(); workers], |_, &i| blow(i), |_, _| Ok(()))
+                });
+                let _ = tx.send(match called {
+                    Ok(Ok(())) => "returned Ok".to_string(),
+                    Ok(Err(e)) => e.to_string(),
+                    Err(_) => "the calling thread's panic".to_string(),
+                });
+            });
+            let ended = rx.recv_timeout(std::time::Duration::from_secs(30)).expect("map_in_order hung after a panic");
+            assert!(
+                ended.starts_with("a worker thread panicked: item ") || ended == "the calling thread's panic",
+                "{ended}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_workers_panic_is_the_error_of_its_batch() {
+        for workers in [1, 2] {
+            let (tx, rx) = mpsc::channel();
+            std::thread::spawn(move || {
+                let items: Vec<usize> = (0..40 * BATCH).collect();
+                let called = std::panic::catch_unwind(|| {
+                    // Only the other threads fail, on whatever item they take first.
+                    map_in_order(
+                        &items,
+                        |&i| Ok(i),
+                        vec![(); workers],
+                        |_, &i| -> anyhow::Result<usize> { panic!("item {i}") },
+                        |_, _| Ok(()),
+                    )
+                });
+                let _ = tx.send(match called {
+                    Ok(Ok(())) => "returned Ok".to_string(),
+                    Ok(Err(e)) => e.to_string(),
+                    Err(_) => "a panic out of map_in_order".to_string(),
+                });
+            });
+            let ended = rx.recv_timeout(std::time::Duration::from_secs(30)).expect("map_in_order hung after a panic");
+            // "returned Ok" only if no worker ever claimed a batch.
+            assert!(ended.starts_with("a worker thread panicked: item ") || ended == "returned Ok", "{ended}");
+        }
     }
 }
