@@ -224,53 +224,42 @@ mod tests {
         assert!(done.load(Ordering::Relaxed) <= most, "{} items worked", done.load(Ordering::Relaxed));
     }
 
+    /// How `call` ended, on its own thread: "returned Ok", its error, or
+    /// "a panic"; a call that has not ended within 30 s is a hang.
+    fn ending(call: impl FnOnce() -> anyhow::Result<()> + Send + 'static) -> String {
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(match std::panic::catch_unwind(AssertUnwindSafe(call)) {
+                Ok(Ok(())) => "returned Ok".to_string(),
+                Ok(Err(e)) => e.to_string(),
+                Err(_) => "a panic".to_string(),
+            });
+        });
+        rx.recv_timeout(std::time::Duration::from_secs(30)).expect("map_in_order hung after a panic")
+    }
+
     #[test]
     fn a_panic_on_any_thread_ends_the_call_without_a_hang() {
         for workers in [1, 2] {
-            let (tx, rx) = mpsc::channel();
-            std::thread::spawn(move || {
+            let ended = ending(move || {
                 let items: Vec<usize> = (0..20 * BATCH).collect();
                 let blow = |i: usize| if i >= 5 * BATCH { panic!("item {i}") } else { Ok(i) };
-                let called = std::panic::catch_unwind(|| {
-                    map_in_order(&items, |&i| blow(i), vec![(); workers], |_, &i| blow(i), |_, _| Ok(()))
-                });
-                let _ = tx.send(match called {
-                    Ok(Ok(())) => "returned Ok".to_string(),
-                    Ok(Err(e)) => e.to_string(),
-                    Err(_) => "the calling thread's panic".to_string(),
-                });
+                map_in_order(&items, |&i| blow(i), vec![(); workers], |_, &i| blow(i), |_, _| Ok(()))
             });
-            let ended = rx.recv_timeout(std::time::Duration::from_secs(30)).expect("map_in_order hung after a panic");
-            assert!(
-                ended.starts_with("a worker thread panicked: item ") || ended == "the calling thread's panic",
-                "{ended}"
-            );
+            // A panic on the calling thread goes on out of the call.
+            assert!(ended.starts_with("a worker thread panicked: item ") || ended == "a panic", "{ended}");
         }
     }
 
     #[test]
     fn a_workers_panic_is_the_error_of_its_batch() {
         for workers in [1, 2] {
-            let (tx, rx) = mpsc::channel();
-            std::thread::spawn(move || {
+            let ended = ending(move || {
                 let items: Vec<usize> = (0..40 * BATCH).collect();
-                let called = std::panic::catch_unwind(|| {
-                    // Only the other threads fail, on whatever item they take first.
-                    map_in_order(
-                        &items,
-                        |&i| Ok(i),
-                        vec![(); workers],
-                        |_, &i| -> anyhow::Result<usize> { panic!("item {i}") },
-                        |_, _| Ok(()),
-                    )
-                });
-                let _ = tx.send(match called {
-                    Ok(Ok(())) => "returned Ok".to_string(),
-                    Ok(Err(e)) => e.to_string(),
-                    Err(_) => "a panic out of map_in_order".to_string(),
-                });
+                // Only the other threads fail, on whatever item they take first.
+                let blow = |_: &mut (), &i: &usize| -> anyhow::Result<usize> { panic!("item {i}") };
+                map_in_order(&items, |&i| Ok(i), vec![(); workers], blow, |_, _| Ok(()))
             });
-            let ended = rx.recv_timeout(std::time::Duration::from_secs(30)).expect("map_in_order hung after a panic");
             // "returned Ok" only if no worker ever claimed a batch.
             assert!(ended.starts_with("a worker thread panicked: item ") || ended == "returned Ok", "{ended}");
         }
