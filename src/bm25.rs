@@ -59,9 +59,23 @@ impl Bm25 {
 
     /// `f·(k1+1) / (f + k1·(1 − b + b·dl/avgdl))`.
     pub fn tf_norm(&self, tf: u32, doc_len: u32, avg_doc_len: f64) -> f64 {
-        let f = tf as f64;
+        self.tf_part(tf, self.length_norm(doc_len, avg_doc_len))
+    }
+
+    /// `k1·(1 − b + b·dl/avgdl)`: the document length's part of
+    /// [`Bm25::tf_norm`], the same for every term.
+    #[inline]
+    pub fn length_norm(&self, doc_len: u32, avg_doc_len: f64) -> f64 {
         let len_ratio = if avg_doc_len > 0.0 { doc_len as f64 / avg_doc_len } else { 0.0 };
-        f * (self.k1 + 1.0) / (f + self.k1 * (1.0 - self.b + self.b * len_ratio))
+        self.k1 * (1.0 - self.b + self.b * len_ratio)
+    }
+
+    /// `f·(k1+1) / (f + norm)` for `norm` = [`Bm25::length_norm`]: the
+    /// same operations in the same order as `tf_norm`, so the same f64.
+    #[inline]
+    fn tf_part(&self, tf: u32, norm: f64) -> f64 {
+        let f = tf as f64;
+        f * (self.k1 + 1.0) / (f + norm)
     }
 
     /// The weight of one query term from the corpus statistics: its idf
@@ -90,12 +104,50 @@ pub struct TermWeight {
 impl TermWeight {
     /// The term's contribution to a document with term frequency `tf` and length `doc_len`.
     pub fn score(&self, tf: u32, doc_len: u32) -> f64 {
-        self.query_count as f64 * self.idf * self.bm25.tf_norm(tf, doc_len, self.avg_doc_len)
+        self.score_normed(tf, self.bm25.length_norm(doc_len, self.avg_doc_len))
+    }
+
+    /// [`TermWeight::score`] with the length's part looked up in `norms`
+    /// (made for this weight's parameters): the same f64, one division
+    /// fewer for the lengths the table holds.
+    #[inline]
+    pub fn score_with(&self, tf: u32, doc_len: u32, norms: &LengthNorms) -> f64 {
+        let norm = match norms.table.get(doc_len as usize) {
+            Some(&n) => n,
+            None => self.bm25.length_norm(doc_len, self.avg_doc_len),
+        };
+        self.score_normed(tf, norm)
+    }
+
+    #[inline]
+    fn score_normed(&self, tf: u32, norm: f64) -> f64 {
+        self.query_count as f64 * self.idf * self.bm25.tf_part(tf, norm)
     }
 
     /// The idf part of the weight.
     pub fn idf(&self) -> f64 {
         self.idf
+    }
+}
+
+/// [`Bm25::length_norm`] of the lengths below [`LengthNorms::LENGTHS`],
+/// computed once for an index's parameters: scoring a posting is then a
+/// look-up and one division, not two. A length past the table is computed
+/// as before.
+#[derive(Debug, Clone)]
+pub struct LengthNorms {
+    table: Vec<f64>,
+}
+
+impl LengthNorms {
+    /// Lengths the table holds (a title and an abstract are far shorter;
+    /// 32 KiB of f64).
+    pub const LENGTHS: u32 = 4096;
+
+    /// The table for `bm25` and `avg_doc_len`: the same two a
+    /// [`TermWeight`] scored with it was made from.
+    pub fn new(bm25: Bm25, avg_doc_len: f64) -> LengthNorms {
+        LengthNorms { table: (0..Self::LENGTHS).map(|len| bm25.length_norm(len, avg_doc_len)).collect() }
     }
 }
 
@@ -183,6 +235,26 @@ mod tests {
 
     fn docs(texts: &[&str]) -> Vec<(String, String)> {
         texts.iter().enumerate().map(|(i, t)| (format!("d{i}"), t.to_string())).collect()
+    }
+
+    #[test]
+    fn a_score_with_the_length_table_is_the_same_f64() {
+        // Bit for bit, inside the table and past it, for awkward parameters
+        // (b = 0 and 1 included) and an average of 0 (an empty index).
+        for (k1, b, avg) in [(1.5, 0.75, 171.3), (1.2, 0.6, 5.8), (0.0, 1.0, 3.0), (2.0, 0.0, 9.0), (0.9, 0.4, 0.0)] {
+            let bm25 = Bm25 { k1, b };
+            let norms = LengthNorms::new(bm25, avg);
+            let w = bm25.weight(1_000_000, avg, 1_234, 2);
+            for len in [0, 1, 2, 57, 171, 172, 4_095, 4_096, 4_097, 100_000, u32::MAX] {
+                for tf in [1, 2, 3, 17, 65_535] {
+                    let (a, c) = (w.score(tf, len), w.score_with(tf, len, &norms));
+                    assert_eq!(a.to_bits(), c.to_bits(), "k1 {k1} b {b} avg {avg} len {len} tf {tf}");
+                    let (f, ratio) = (tf as f64, if avg > 0.0 { len as f64 / avg } else { 0.0 });
+                    let direct = 2.0 * w.idf() * (f * (k1 + 1.0) / (f + k1 * (1.0 - b + b * ratio)));
+                    assert_eq!(a.to_bits(), direct.to_bits(), "the formula, k1 {k1} b {b} len {len} tf {tf}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -41,7 +41,7 @@ use rusqlite::Connection;
 use super::blocks::{Block, Field, decode_into, term_blocks, term_id_df};
 use super::lengths::Lengths;
 use super::{IndexMeta, Posting};
-use crate::bm25::TermWeight;
+use crate::bm25::{LengthNorms, TermWeight};
 use crate::candidate::{Candidate, DocScores, TotalF64};
 
 /// Relative slack on a block's bound (see the module documentation).
@@ -143,6 +143,7 @@ pub(crate) fn top_k(
         return Ok((Vec::new(), count));
     }
     let mut lists = term_lists(conn, meta, terms)?;
+    let norms = LengthNorms::new(meta.bm25(), meta.avgdl);
     count.total = lists.iter().flat_map(|l| l.blocks.iter()).map(|b| u64::from(b.n)).sum();
     let mut ends: Vec<i64> = lists.iter().flat_map(|l| l.blocks.iter().map(|b| b.last_doc)).collect();
     ends.sort_unstable();
@@ -156,7 +157,12 @@ pub(crate) fn top_k(
     for (j, &hi) in ends.iter().enumerate() {
         let mut bound = 0.0;
         for (i, l) in lists.iter().enumerate() {
-            at[i] += l.blocks[at[i]..].partition_point(|b| b.last_doc < hi);
+            // `ends` and each term's blocks both ascend: a step at a time
+            // is linear over all intervals (a binary search per interval
+            // and term showed in the profile).
+            while l.blocks.get(at[i]).is_some_and(|b| b.last_doc < hi) {
+                at[i] += 1;
+            }
             if at[i] < l.blocks.len() {
                 bound += l.bounds[at[i]];
                 cover.push(at[i] as u32);
@@ -227,7 +233,7 @@ pub(crate) fn top_k(
                 if pos[i] < slices[i].1 {
                     let p = cached(l, block_of(i))[pos[i]];
                     if p.doc == doc {
-                        parts[i] = l.weight.score(p.tf, p.doc_len);
+                        parts[i] = l.weight.score_with(p.tf, p.doc_len, &norms);
                         pos[i] += 1;
                     }
                 }
@@ -240,8 +246,15 @@ pub(crate) fn top_k(
                 if !essential[i] && block_of(i) != NONE {
                     let weight = lists[i].weight;
                     let p = lists[i].postings(block_of(i) as usize, lengths, &mut count)?;
-                    if let Ok(at) = p.binary_search_by_key(&doc, |p| p.doc) {
-                        parts[i] = weight.score(p[at].tf, p[at].doc_len);
+                    // Candidates come in doc order: each search starts
+                    // where the last one ended.
+                    let from = pos[i].min(p.len());
+                    match p[from..].binary_search_by_key(&doc, |p| p.doc) {
+                        Ok(at) => {
+                            parts[i] = weight.score_with(p[from + at].tf, p[from + at].doc_len, &norms);
+                            pos[i] = from + at + 1;
+                        }
+                        Err(at) => pos[i] = from + at,
                     }
                 }
             }
@@ -277,6 +290,7 @@ pub(crate) fn scores_of(
     want.dedup();
     let mut sums: Vec<Option<f64>> = vec![None; want.len()];
     let bm25 = meta.bm25();
+    let norms = LengthNorms::new(bm25, meta.avgdl);
     let mut buf = Vec::new();
     let mut stmt = conn.prepare_cached(Field::Papers.select_all())?;
     for (term, count) in terms {
@@ -300,7 +314,7 @@ pub(crate) fn scores_of(
             for (doc, sum) in want[i..end].iter().zip(&mut sums[i..end]) {
                 while p.next_if(|q| q.doc < *doc).is_some() {}
                 if let Some(q) = p.next_if(|q| q.doc == *doc) {
-                    *sum = Some(sum.unwrap_or(0.0) + weight.score(q.tf, q.doc_len));
+                    *sum = Some(sum.unwrap_or(0.0) + weight.score_with(q.tf, q.doc_len, &norms));
                 }
             }
             i = end;
