@@ -56,9 +56,10 @@ fn main() -> anyhow::Result<()> {
         pool: 100,
         ..SearchParams::default()
     };
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let run = |p: &SearchParams| -> anyhow::Result<HashMap<String, QueryScores>> {
         let request = SearchRequest { limit: Some(100), ..SearchRequest::new("", *p) };
-        Ok(evaluate(&store, &queries, &qrels, &request, None)?
+        Ok(evaluate(&store, &queries, &qrels, &request, None, threads)?
             .per_query
             .into_iter()
             .map(|q| (q.qid.clone(), q))

@@ -18,6 +18,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::io::{BufRead, BufReader};
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use anyhow::Context;
 use serde::Serialize;
@@ -235,34 +236,65 @@ pub fn rank_each(
     request: &SearchRequest,
     semantic: Option<&SemanticIndex>,
     threads: usize,
-    mut each: impl FnMut(&Query, Vec<(String, f64)>) -> anyhow::Result<()>,
+    each: impl FnMut(&Query, Vec<(String, f64)>) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
     let rank = |store: &Store, q: &Query| ranked_ids(store, &request.with_query(&q.text), semantic);
+    on_threads(store, queries, threads, rank, each)
+}
+
+/// `work` on each of `items` with `threads` threads, each past the first on
+/// its own connection to `store`'s file, the results handed to `each` in the
+/// items' order (the first error in that order ends it).
+fn on_threads<T: Sync, R: Send>(
+    store: &Store,
+    items: &[T],
+    threads: usize,
+    work: impl Fn(&Store, &T) -> anyhow::Result<R> + Sync,
+    mut each: impl FnMut(&T, R) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
     // No more threads than batches of work.
-    let threads = threads.clamp(1, queries.len().div_ceil(crate::in_order::BATCH).max(1));
+    let threads = threads.clamp(1, items.len().div_ceil(crate::in_order::BATCH).max(1));
     if threads == 1 {
-        return queries.iter().try_for_each(|q| each(q, rank(store, q)?));
+        return items.iter().try_for_each(|item| each(item, work(store, item)?));
     }
     let others = (1..threads).map(|_| Store::open(store.path())).collect::<anyhow::Result<Vec<_>>>()?;
-    crate::in_order::map_in_order(queries, |q| rank(store, q), others, |own, q| rank(own, q), each)
+    crate::in_order::map_in_order(items, |item| work(store, item), others, |own, item| work(own, item), each)
+}
+
+/// [`on_threads`], the results collected in the items' order.
+fn collect_on_threads<T: Sync, R: Send>(
+    store: &Store,
+    items: &[T],
+    threads: usize,
+    work: impl Fn(&Store, &T) -> anyhow::Result<R> + Sync,
+) -> anyhow::Result<Vec<R>> {
+    let mut out = Vec::with_capacity(items.len());
+    on_threads(store, items, threads, work, |_, r| {
+        out.push(r);
+        Ok(())
+    })?;
+    Ok(out)
 }
 
 /// Runs every judged query through [`search`] as `request` says (its query
 /// replaced by each judged query's text; its limit is the ranking's depth)
-/// and scores it.
+/// and scores it. `threads` queries are ranked at once, as in
+/// [`rank_each`]; the report is the same whatever the number.
 pub fn evaluate(
     store: &Store,
     queries: &[Query],
     qrels: &Qrels,
     request: &SearchRequest,
     semantic: Option<&SemanticIndex>,
+    threads: usize,
 ) -> anyhow::Result<EvalReport> {
-    let rank = |text: &str, judged: &Judged| -> anyhow::Result<Vec<(Vec<String>, Judged)>> {
-        let ranked = ranked_ids(store, &request.with_query(text), semantic)?.into_iter().map(|(id, _)| id).collect();
-        Ok(vec![(ranked, judged.clone())])
+    let rank = |store: &Store, (text, judged): &(&str, &Judged)| -> anyhow::Result<Runs> {
+        let ranked = ranked_ids(store, &request.with_query(*text), semantic)?.into_iter().map(|(id, _)| id).collect();
+        Ok(vec![(ranked, (*judged).clone())])
     };
-    let [report] = <[EvalReport; 1]>::try_from(score_queries(&|d| store.resolve(d), queries, qrels, 1, rank)?)
-        .expect("one variant");
+    let reports =
+        score_queries(&|d| store.resolve(d), queries, qrels, 1, |work| collect_on_threads(store, work, threads, rank))?;
+    let [report] = <[EvalReport; 1]>::try_from(reports).expect("one variant");
     Ok(report)
 }
 
@@ -275,13 +307,19 @@ pub fn evaluate_with(
     resolve: &dyn Fn(&str) -> anyhow::Result<Option<String>>,
     mut rank: impl FnMut(&str) -> anyhow::Result<Vec<String>>,
 ) -> anyhow::Result<EvalReport> {
-    let rank = |text: &str, judged: &Judged| Ok(vec![(rank(text)?, judged.clone())]);
-    let [report] = <[EvalReport; 1]>::try_from(score_queries(resolve, queries, qrels, 1, rank)?).expect("one variant");
+    let rank_all = |work: &[(&str, &Judged)]| -> anyhow::Result<Vec<Runs>> {
+        work.iter().map(|(text, judged)| Ok(vec![(rank(text)?, (*judged).clone())])).collect()
+    };
+    let [report] =
+        <[EvalReport; 1]>::try_from(score_queries(resolve, queries, qrels, 1, rank_all)?).expect("one variant");
     Ok(report)
 }
 
 /// One query's judgments, by the index's ids.
 type Judged = HashMap<String, i32>;
+
+/// A query's ranking in each variant, with the judgments to score it against.
+type Runs = Vec<(Vec<String>, Judged)>;
 
 /// The residual rankings of `eval --feedback first-relevant`, with and without feedback.
 #[derive(Debug, Clone, Serialize)]
@@ -300,18 +338,20 @@ pub struct FeedbackReport {
 /// scored as *residual* rankings, that paper removed from the ranking and the
 /// judgments. A query with no relevant paper in its top 10 keeps its ranking
 /// in both. `request.feedback.params` says how the favorite is used; each
-/// ranking is cut at the request's limit after the removal.
+/// ranking is cut at the request's limit after the removal. `threads` as in
+/// [`evaluate`].
 pub fn evaluate_feedback(
     store: &Store,
     queries: &[Query],
     qrels: &Qrels,
     request: &SearchRequest,
     semantic: Option<&SemanticIndex>,
+    threads: usize,
 ) -> anyhow::Result<FeedbackReport> {
     let limit = request.limit.unwrap_or(usize::MAX);
-    let mut marked = 0;
-    let rank = |text: &str, judged: &Judged| -> anyhow::Result<Vec<(Vec<String>, Judged)>> {
-        let deeper = SearchRequest { limit: Some(limit.saturating_add(1)), ..request.with_query(text) };
+    let marked = AtomicUsize::new(0);
+    let rank = |store: &Store, (text, judged): &(&str, &Judged)| -> anyhow::Result<Runs> {
+        let deeper = SearchRequest { limit: Some(limit.saturating_add(1)), ..request.with_query(*text) };
         let ids = |r: &SearchRequest| -> anyhow::Result<Vec<String>> {
             Ok(ranked_ids(store, r, semantic)?.into_iter().map(|(id, _)| id).collect())
         };
@@ -319,50 +359,61 @@ pub fn evaluate_feedback(
         let first = without.iter().take(10).find(|id| judged.get(*id).is_some_and(|&g| g > 0)).cloned();
         let Some(favorite) = first else {
             let cut: Vec<String> = without.into_iter().take(limit).collect();
-            return Ok(vec![(cut.clone(), judged.clone()), (cut, judged.clone())]);
+            return Ok(vec![(cut.clone(), (*judged).clone()), (cut, (*judged).clone())]);
         };
-        marked += 1;
+        marked.fetch_add(1, Ordering::Relaxed);
         let mut with_request = deeper;
         with_request.feedback = Feedback { favorites: vec![favorite.clone()], ..request.feedback.clone() };
         let with = ids(&with_request)?;
         let residual =
             |r: Vec<String>| -> Vec<String> { r.into_iter().filter(|id| id != &favorite).take(limit).collect() };
-        let mut rest = judged.clone();
+        let mut rest = (*judged).clone();
         rest.remove(&favorite);
         Ok(vec![(residual(with), rest.clone()), (residual(without), rest)])
     };
-    let [with, without] = <[EvalReport; 2]>::try_from(score_queries(&|d| store.resolve(d), queries, qrels, 2, rank)?)
-        .expect("two variants");
-    Ok(FeedbackReport { with, without, marked })
+    let reports =
+        score_queries(&|d| store.resolve(d), queries, qrels, 2, |work| collect_on_threads(store, work, threads, rank))?;
+    let [with, without] = <[EvalReport; 2]>::try_from(reports).expect("two variants");
+    Ok(FeedbackReport { with, without, marked: marked.into_inner() })
 }
 
-/// Scores `variants` rankings per judged query: `rank(text, judged)` gives
-/// each variant's ranking and the judgments to score it against. A judged
-/// query missing from the query file scores 0 in every variant.
+/// Scores `variants` rankings per judged query: `rank_all` gives, for each
+/// judged query in the query file (its text and its judgments by the
+/// index's ids, in the judgments' order), each variant's ranking and the
+/// judgments to score it against. A judged query missing from the query
+/// file scores 0 in every variant.
 fn score_queries(
     resolve: &dyn Fn(&str) -> anyhow::Result<Option<String>>,
     queries: &[Query],
     qrels: &Qrels,
     variants: usize,
-    mut rank: impl FnMut(&str, &Judged) -> anyhow::Result<Vec<(Vec<String>, Judged)>>,
+    rank_all: impl FnOnce(&[(&str, &Judged)]) -> anyhow::Result<Vec<Runs>>,
 ) -> anyhow::Result<Vec<EvalReport>> {
     let started = std::time::Instant::now();
     let texts: HashMap<&str, &str> = queries.iter().map(|q| (q.id.as_str(), q.text.as_str())).collect();
     let unjudged = queries.iter().filter(|q| !qrels.contains_key(&q.id)).count();
+    // Judged document ids may be aliases of what the index calls them.
+    let judged: Vec<(&String, Judged)> = qrels
+        .iter()
+        .map(|(qid, judged)| {
+            let judged = judged
+                .iter()
+                .map(|(d, &g)| Ok((resolve(d)?.unwrap_or_else(|| d.clone()), g)))
+                .collect::<anyhow::Result<_>>()?;
+            Ok((qid, judged))
+        })
+        .collect::<anyhow::Result<_>>()?;
+    let work: Vec<(&str, &Judged)> =
+        judged.iter().filter_map(|(qid, j)| Some((*texts.get(qid.as_str())?, j))).collect();
+    let mut ranked = rank_all(&work)?.into_iter();
     let mut per_query: Vec<Vec<QueryScores>> = vec![Vec::with_capacity(qrels.len()); variants];
     let mut missing = 0;
-    for (qid, judged) in qrels {
-        // Judged document ids may be aliases of what the index calls them.
-        let judged: Judged = judged
-            .iter()
-            .map(|(d, &g)| Ok((resolve(d)?.unwrap_or_else(|| d.clone()), g)))
-            .collect::<anyhow::Result<_>>()?;
-        let runs = match texts.get(qid.as_str()) {
-            Some(text) => rank(text, &judged)?,
-            None => {
-                missing += 1;
-                vec![(Vec::new(), judged); variants]
-            }
+    for (qid, judged) in judged {
+        let runs = if texts.contains_key(qid.as_str()) {
+            ranked.next().context("a ranking for every judged query")?
+        } else {
+            missing += 1;
+            vec![(Vec::new(), judged); variants]
         };
         for (scores, (ranked, judged)) in per_query.iter_mut().zip(runs) {
             scores.push(QueryScores {

@@ -185,6 +185,10 @@ pub struct EvalArgs {
     pub feedback: super::EvalFeedback,
     #[command(flatten)]
     pub feedback_tuning: super::FeedbackOpts,
+    /// Queries ranked at once, each on its own connection to the index (default: the machine's
+    /// cores); the figures are the same whatever the number
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: Option<u16>,
     #[command(flatten)]
     pub backend: super::BackendOpts,
 }

@@ -25,6 +25,12 @@ pub fn run(args: &EvalArgs, store: Option<&Store>, out: &mut dyn Write) -> anyho
     // Each query is free text unless `--query-syntax`; the pool covers `--limit` (100).
     let choices = args.search.choices("", args.limit, 0, !args.query_syntax);
     let store = match (store, &args.backend.backend) {
+        (_, Some(_)) if args.threads.is_some() => {
+            return Err(UsageError(
+                "--threads ranks on connections to a local index; with --backend the queries go one at a time".into(),
+            )
+            .into());
+        }
         (_, Some(target)) => {
             if args.feedback != EvalFeedback::Off {
                 return Err(UsageError("--feedback needs the local index's marks: drop --backend".into()).into());
@@ -39,12 +45,13 @@ pub fn run(args: &EvalArgs, store: Option<&Store>, out: &mut dyn Write) -> anyho
         (None, None) => anyhow::bail!("`eval` needs an index or --backend"),
     };
     let Resolved { mut request, semantic: index, .. } = super::search::resolve(&choices, None, store)?;
+    let threads = super::run::threads(args.threads);
     // With simulated feedback the figures are residual ones; `no_feedback` holds them without.
     let (report, no_feedback) = match args.feedback {
-        EvalFeedback::Off => (evaluate(store, &queries, &qrels, &request, index.as_ref())?, None),
+        EvalFeedback::Off => (evaluate(store, &queries, &qrels, &request, index.as_ref(), threads)?, None),
         EvalFeedback::FirstRelevant => {
             request.feedback.params = args.feedback_tuning.params();
-            let r = evaluate_feedback(store, &queries, &qrels, &request, index.as_ref())?;
+            let r = evaluate_feedback(store, &queries, &qrels, &request, index.as_ref(), threads)?;
             (r.with, Some((r.without, r.marked)))
         }
     };

@@ -29,16 +29,17 @@ pub fn run(args: &RunArgs, store: Option<&Store>, out: &mut dyn Write) -> anyhow
         }
         (Some(store), None) => {
             let Resolved { request, semantic, .. } = super::search::resolve(&choices, None, store)?;
-            let threads = match args.threads {
-                Some(n) => usize::from(n),
-                None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-            };
-            rank_each(store, &queries, &request, semantic.as_ref(), threads, |q, ranked| {
+            rank_each(store, &queries, &request, semantic.as_ref(), threads(args.threads), |q, ranked| {
                 write_query(args, q, &ranked, out)
             })
         }
         (None, None) => anyhow::bail!("`run` needs an index or --backend"),
     }
+}
+
+/// `--threads` of `run` and `eval`: the number given, else the machine's cores.
+pub(super) fn threads(given: Option<u16>) -> usize {
+    given.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), usize::from)
 }
 
 /// Writes the run of every query, each ranked by `rank`.

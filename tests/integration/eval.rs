@@ -227,14 +227,49 @@ fn a_failing_query_stops_a_threaded_run_where_one_thread_stops() {
     assert_eq!(last.as_deref(), Some("q36"));
 }
 
+/// `eval --threads N` ranks N judged queries at once and reports what one
+/// thread reports: every query's figures, in the same order, and with
+/// simulated feedback the same marked queries (SciFact's 300 test queries).
+#[test]
+fn an_eval_on_several_threads_scores_what_one_does() {
+    let Some((db, data)) = scifact_english() else { return };
+    let eval = |extra: &[&str]| {
+        let o = litindex()
+            .arg("--db")
+            .arg(db)
+            .args(["eval", "--queries"])
+            .arg(data.join("queries.jsonl"))
+            .arg("--qrels")
+            .arg(data.join("qrels/test.tsv"))
+            .args(["--per-query", "--format", "json"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+        let mut v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        v.as_object_mut().unwrap().remove("wall_time_s").expect("a wall time");
+        v
+    };
+    let one = eval(&["--threads", "1"]);
+    assert_eq!(one["per_query"].as_array().unwrap().len(), 300);
+    assert_eq!(eval(&["--threads", "3"]), one);
+    let feedback = ["--feedback", "first-relevant", "--hops", "0"];
+    let one = eval(&[&feedback[..], &["--threads", "1"]].concat());
+    assert!(one["feedback"]["marked_queries"].as_u64().unwrap() > 100, "{}", one["feedback"]);
+    assert_eq!(eval(&[&feedback[..], &["--threads", "2"]].concat()), one);
+}
+
 #[test]
 fn threads_are_refused_with_a_backend() {
-    let (_dir, _db, queries, _) = setup();
-    let o = litindex()
-        .args(["run", "--backend", "opensearch://127.0.0.1:9/papers", "--threads", "2", "--queries"])
-        .arg(&queries)
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("--threads"), "{}", stderr(&o));
+    let (_dir, _db, queries, qrels) = setup();
+    for command in [&["run"][..], &["eval", "--qrels", qrels.to_str().unwrap()][..]] {
+        let o = litindex()
+            .args(command)
+            .args(["--backend", "opensearch://127.0.0.1:9/papers", "--threads", "2", "--queries"])
+            .arg(&queries)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{command:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("--threads"), "{}", stderr(&o));
+    }
 }
