@@ -176,7 +176,8 @@ pub(crate) fn top_k(
 
     let mut top = TopK { k, best: BinaryHeap::with_capacity(k.min(1 << 16) + 1), kept: Vec::new() };
     let mut pos = vec![0usize; t];
-    let mut slices: Vec<(usize, usize)> = vec![(0, 0); t];
+    let mut active: Vec<Cursor> = Vec::with_capacity(t);
+    let mut done: Vec<Cursor> = Vec::with_capacity(t);
     let mut essential = vec![false; t];
     let mut by_bound: Vec<usize> = Vec::with_capacity(t);
     let mut parts = vec![0.0f64; t];
@@ -207,36 +208,37 @@ pub(crate) fn top_k(
                 rest_bound += b;
             }
         }
+        // The essential terms' postings in the interval, taken out of their
+        // lists for the merge and put back after it: the merge then steps
+        // only through the terms still holding postings, each a plain slice.
         for (i, l) in lists.iter_mut().enumerate() {
+            pos[i] = 0;
             let b = block_of(i);
-            slices[i] = if b == NONE || !essential[i] {
-                (0, 0)
-            } else {
-                let p = l.postings(b as usize, lengths, &mut count)?;
-                (p.partition_point(|p| p.doc <= lo), p.partition_point(|p| p.doc <= hi))
-            };
-            pos[i] = slices[i].0;
+            if b == NONE || !essential[i] {
+                continue;
+            }
+            l.postings(b as usize, lengths, &mut count)?;
+            let postings = l.decoded[b as usize].take().unwrap_or_default();
+            let (at, end) = (postings.partition_point(|p| p.doc <= lo), postings.partition_point(|p| p.doc <= hi));
+            let cursor = Cursor { term: i, weight: l.weight, postings, at, end };
+            if at < end { active.push(cursor) } else { done.push(cursor) }
         }
-        // Merge the essential terms' postings of the interval by doc.
-        loop {
-            let mut doc = i64::MAX;
-            for (i, l) in lists.iter().enumerate() {
-                if pos[i] < slices[i].1 {
-                    doc = doc.min(cached(l, block_of(i))[pos[i]].doc);
-                }
-            }
-            if doc == i64::MAX {
-                break;
-            }
-            for (i, l) in lists.iter().enumerate() {
-                parts[i] = 0.0;
-                if pos[i] < slices[i].1 {
-                    let p = cached(l, block_of(i))[pos[i]];
-                    if p.doc == doc {
-                        parts[i] = l.weight.score_with(p.tf, p.doc_len, &norms);
-                        pos[i] += 1;
+        // Merge them by doc.
+        while let Some(doc) = active.iter().map(|c| c.postings[c.at].doc).min() {
+            parts.iter_mut().for_each(|x| *x = 0.0);
+            let mut a = 0;
+            while a < active.len() {
+                let c = &mut active[a];
+                let p = c.postings[c.at];
+                if p.doc == doc {
+                    parts[c.term] = c.weight.score_with(p.tf, p.doc_len, &norms);
+                    c.at += 1;
+                    if c.at == c.end {
+                        done.push(active.swap_remove(a));
+                        continue;
                     }
                 }
+                a += 1;
             }
             let known: f64 = parts.iter().sum();
             if (known + rest_bound) * BOUND_SLACK < top.threshold() {
@@ -263,13 +265,21 @@ pub(crate) fn top_k(
             let score = parts.iter().fold(0.0, |acc, x| acc + x);
             top.offer(doc, score);
         }
+        for c in done.drain(..) {
+            lists[c.term].decoded[block_of(c.term) as usize] = Some(c.postings);
+        }
     }
     Ok((top.finish(), count))
 }
 
-/// The decoded postings of block `b` of `l` (decoded before the merge).
-fn cached(l: &TermList, b: u32) -> &[Posting] {
-    l.decoded[b as usize].as_deref().unwrap_or_default()
+/// An essential term's postings in one interval, `postings[at..end]` still
+/// to merge (its block's decoded postings, on loan from its list).
+struct Cursor {
+    term: usize,
+    weight: TermWeight,
+    postings: Vec<Posting>,
+    at: usize,
+    end: usize,
 }
 
 /// The scores of `docs` (those matching no term left out). For each term
