@@ -261,21 +261,6 @@ fn on_threads<T: Sync, R: Send>(
     crate::in_order::map_in_order(items, |item| work(store, item), others, |own, item| work(own, item), each)
 }
 
-/// [`on_threads`], the results collected in the items' order.
-fn collect_on_threads<T: Sync, R: Send>(
-    store: &Store,
-    items: &[T],
-    threads: usize,
-    work: impl Fn(&Store, &T) -> anyhow::Result<R> + Sync,
-) -> anyhow::Result<Vec<R>> {
-    let mut out = Vec::with_capacity(items.len());
-    on_threads(store, items, threads, work, |_, r| {
-        out.push(r);
-        Ok(())
-    })?;
-    Ok(out)
-}
-
 /// Runs every judged query through [`search`] as `request` says (its query
 /// replaced by each judged query's text; its limit is the ranking's depth)
 /// and scores it. `threads` queries are ranked at once, as in
@@ -292,8 +277,10 @@ pub fn evaluate(
         let ranked = ranked_ids(store, &request.with_query(*text), semantic)?.into_iter().map(|(id, _)| id).collect();
         Ok(vec![(ranked, (*judged).clone())])
     };
-    let reports =
-        score_queries(&|d| store.resolve(d), queries, qrels, 1, |work| collect_on_threads(store, work, threads, rank))?;
+    let rank_all = |work: &[(&str, &Judged)], sink: &mut dyn FnMut(Runs) -> anyhow::Result<()>| {
+        on_threads(store, work, threads, rank, |_, runs| sink(runs))
+    };
+    let reports = score_queries(&|d| store.resolve(d), queries, qrels, 1, rank_all)?;
     let [report] = <[EvalReport; 1]>::try_from(reports).expect("one variant");
     Ok(report)
 }
@@ -307,8 +294,8 @@ pub fn evaluate_with(
     resolve: &dyn Fn(&str) -> anyhow::Result<Option<String>>,
     mut rank: impl FnMut(&str) -> anyhow::Result<Vec<String>>,
 ) -> anyhow::Result<EvalReport> {
-    let rank_all = |work: &[(&str, &Judged)]| -> anyhow::Result<Vec<Runs>> {
-        work.iter().map(|(text, judged)| Ok(vec![(rank(text)?, (*judged).clone())])).collect()
+    let rank_all = |work: &[(&str, &Judged)], sink: &mut dyn FnMut(Runs) -> anyhow::Result<()>| {
+        work.iter().try_for_each(|(text, judged)| sink(vec![(rank(text)?, (*judged).clone())]))
     };
     let [report] =
         <[EvalReport; 1]>::try_from(score_queries(resolve, queries, qrels, 1, rank_all)?).expect("one variant");
@@ -371,23 +358,26 @@ pub fn evaluate_feedback(
         rest.remove(&favorite);
         Ok(vec![(residual(with), rest.clone()), (residual(without), rest)])
     };
-    let reports =
-        score_queries(&|d| store.resolve(d), queries, qrels, 2, |work| collect_on_threads(store, work, threads, rank))?;
+    let rank_all = |work: &[(&str, &Judged)], sink: &mut dyn FnMut(Runs) -> anyhow::Result<()>| {
+        on_threads(store, work, threads, rank, |_, runs| sink(runs))
+    };
+    let reports = score_queries(&|d| store.resolve(d), queries, qrels, 2, rank_all)?;
     let [with, without] = <[EvalReport; 2]>::try_from(reports).expect("two variants");
     Ok(FeedbackReport { with, without, marked: marked.into_inner() })
 }
 
-/// Scores `variants` rankings per judged query: `rank_all` gives, for each
-/// judged query in the query file (its text and its judgments by the
-/// index's ids, in the judgments' order), each variant's ranking and the
-/// judgments to score it against. A judged query missing from the query
-/// file scores 0 in every variant.
+/// Scores `variants` rankings per judged query: `rank_all` hands to its
+/// sink, for each judged query in the query file (its text and its
+/// judgments by the index's ids, in the judgments' order) and in that
+/// order, each variant's ranking and the judgments to score it against;
+/// each is scored as it comes, so no ranking is kept. A judged query
+/// missing from the query file scores 0 in every variant.
 fn score_queries(
     resolve: &dyn Fn(&str) -> anyhow::Result<Option<String>>,
     queries: &[Query],
     qrels: &Qrels,
     variants: usize,
-    rank_all: impl FnOnce(&[(&str, &Judged)]) -> anyhow::Result<Vec<Runs>>,
+    rank_all: impl FnOnce(&[(&str, &Judged)], &mut dyn FnMut(Runs) -> anyhow::Result<()>) -> anyhow::Result<()>,
 ) -> anyhow::Result<Vec<EvalReport>> {
     let started = std::time::Instant::now();
     let texts: HashMap<&str, &str> = queries.iter().map(|q| (q.id.as_str(), q.text.as_str())).collect();
@@ -403,25 +393,37 @@ fn score_queries(
             Ok((qid, judged))
         })
         .collect::<anyhow::Result<_>>()?;
-    let work: Vec<(&str, &Judged)> =
-        judged.iter().filter_map(|(qid, j)| Some((*texts.get(qid.as_str())?, j))).collect();
-    let mut ranked = rank_all(&work)?.into_iter();
-    let mut per_query: Vec<Vec<QueryScores>> = vec![Vec::with_capacity(qrels.len()); variants];
-    let mut missing = 0;
-    for (qid, judged) in judged {
-        let runs = if texts.contains_key(qid.as_str()) {
-            ranked.next().context("a ranking for every judged query")?
-        } else {
-            missing += 1;
-            vec![(Vec::new(), judged); variants]
-        };
-        for (scores, (ranked, judged)) in per_query.iter_mut().zip(runs) {
-            scores.push(QueryScores {
+    let (places, work): (Vec<usize>, Vec<(&str, &Judged)>) =
+        judged.iter().enumerate().filter_map(|(place, (qid, j))| Some((place, (*texts.get(qid.as_str())?, j)))).unzip();
+    let figures = |qid: &String, runs: Runs| -> Vec<QueryScores> {
+        runs.into_iter()
+            .map(|(ranked, judged)| QueryScores {
                 qid: qid.clone(),
                 metrics: Metrics::of(&ranked, &judged),
                 relevant: judged.values().filter(|&&g| g > 0).count(),
                 retrieved: ranked.len(),
-            });
+            })
+            .collect()
+    };
+    // Each judged query's figures in each variant, by its place in `judged`.
+    let mut scored: Vec<Option<Vec<QueryScores>>> = vec![None; judged.len()];
+    let mut handed = 0;
+    rank_all(&work, &mut |runs| {
+        let place = *places.get(handed).context("more rankings than judged queries")?;
+        handed += 1;
+        scored[place] = Some(figures(judged[place].0, runs));
+        Ok(())
+    })?;
+    anyhow::ensure!(handed == work.len(), "{handed} rankings for {} judged queries", work.len());
+    let mut per_query: Vec<Vec<QueryScores>> = vec![Vec::with_capacity(qrels.len()); variants];
+    let mut missing = 0;
+    for ((qid, judged), figures_of) in judged.iter().zip(scored) {
+        let each = figures_of.unwrap_or_else(|| {
+            missing += 1;
+            figures(qid, vec![(Vec::new(), judged.clone()); variants])
+        });
+        for (scores, q) in per_query.iter_mut().zip(each) {
+            scores.push(q);
         }
     }
     let wall_time_s = started.elapsed().as_secs_f64();
