@@ -104,42 +104,39 @@ pub(crate) fn map_in_order<T: Sync, W: Send, R: Send>(
             });
         }
         drop(tx);
+        // The workers stop waiting on every way out of here.
         let _stop = Stop(&window);
         let mut held: BTreeMap<usize, Batch<R>> = BTreeMap::new();
         let mut handed = 0;
-        let result = (|| {
-            while handed < batches {
-                if let Some(done) = held.remove(&handed) {
-                    for (item, r) in items[handed * BATCH..].iter().zip(done?) {
-                        each(item, r)?;
-                    }
-                    handed += 1;
-                    window.set(handed);
+        while handed < batches {
+            if let Some(done) = held.remove(&handed) {
+                for (item, r) in items[handed * BATCH..].iter().zip(done?) {
+                    each(item, r)?;
+                }
+                handed += 1;
+                window.set(handed);
+                continue;
+            }
+            // The next batch is a worker's: start another meanwhile when
+            // one is left within the window, else wait for a worker's.
+            if next.load(Ordering::Relaxed) < batches.min(handed + width) {
+                // A worker may claim in between: the claim is checked again.
+                let b = next.fetch_add(1, Ordering::Relaxed);
+                if b < batches {
+                    held.insert(b, of(b).iter().map(&mut own).collect());
                     continue;
                 }
-                // The next batch is a worker's: start another meanwhile when
-                // one is left within the window, else wait for a worker's.
-                if next.load(Ordering::Relaxed) < batches.min(handed + width) {
-                    // A worker may claim in between: the claim is checked again.
-                    let b = next.fetch_add(1, Ordering::Relaxed);
-                    if b < batches {
-                        held.insert(b, of(b).iter().map(&mut own).collect());
-                        continue;
-                    }
-                }
-                match rx.recv() {
-                    Ok((b, done)) => {
-                        held.insert(b, done);
-                    }
-                    // Every worker has ended and the batch never came (a worker
-                    // panicked: the scope's join raises that panic).
-                    Err(_) => anyhow::bail!("a worker ended without its batch"),
-                }
             }
-            Ok(())
-        })();
-        window.set(usize::MAX);
-        result
+            match rx.recv() {
+                Ok((b, done)) => {
+                    held.insert(b, done);
+                }
+                // Every worker has ended and the batch never came (not
+                // expected: a worker's panic is its batch's error).
+                Err(_) => anyhow::bail!("a worker ended without its batch"),
+            }
+        }
+        Ok(())
     })
 }
 
