@@ -131,11 +131,13 @@ impl TermWeight {
 }
 
 /// [`Bm25::length_norm`] of the lengths below [`LengthNorms::LENGTHS`],
-/// computed once for an index's parameters: scoring a posting is then a
-/// look-up and one division, not two. A length past the table is computed
-/// as before.
+/// computed once for an index's parameters (a `Store` keeps it while they
+/// hold): scoring a posting is then a look-up and one division, not two. A
+/// length past the table is computed as before.
 #[derive(Debug, Clone)]
 pub struct LengthNorms {
+    bm25: Bm25,
+    avg_doc_len: f64,
     table: Vec<f64>,
 }
 
@@ -147,7 +149,14 @@ impl LengthNorms {
     /// The table for `bm25` and `avg_doc_len`: the same two a
     /// [`TermWeight`] scored with it was made from.
     pub fn new(bm25: Bm25, avg_doc_len: f64) -> LengthNorms {
-        LengthNorms { table: (0..Self::LENGTHS).map(|len| bm25.length_norm(len, avg_doc_len)).collect() }
+        let table = (0..Self::LENGTHS).map(|len| bm25.length_norm(len, avg_doc_len)).collect();
+        LengthNorms { bm25, avg_doc_len, table }
+    }
+
+    /// Whether this is the table of `bm25` and `avg_doc_len` (to the bit).
+    pub fn is_for(&self, bm25: Bm25, avg_doc_len: f64) -> bool {
+        (self.bm25.k1.to_bits(), self.bm25.b.to_bits(), self.avg_doc_len.to_bits())
+            == (bm25.k1.to_bits(), bm25.b.to_bits(), avg_doc_len.to_bits())
     }
 }
 
@@ -244,6 +253,11 @@ mod tests {
         for (k1, b, avg) in [(1.5, 0.75, 171.3), (1.2, 0.6, 5.8), (0.0, 1.0, 3.0), (2.0, 0.0, 9.0), (0.9, 0.4, 0.0)] {
             let bm25 = Bm25 { k1, b };
             let norms = LengthNorms::new(bm25, avg);
+            assert!(
+                norms.is_for(bm25, avg)
+                    && !norms.is_for(bm25, avg + 1e-9)
+                    && !norms.is_for(Bm25 { k1, b: b * 0.5 + 0.1 }, avg)
+            );
             let w = bm25.weight(1_000_000, avg, 1_234, 2);
             for len in [0, 1, 2, 57, 171, 172, 4_095, 4_096, 4_097, 100_000, u32::MAX] {
                 for tf in [1, 2, 3, 17, 65_535] {

@@ -135,6 +135,7 @@ pub(crate) fn top_k(
     conn: &Connection,
     meta: &IndexMeta,
     lengths: &Lengths,
+    norms: &LengthNorms,
     terms: &[(String, u32)],
     k: usize,
 ) -> anyhow::Result<(Vec<Candidate>, DecodeCount)> {
@@ -143,7 +144,6 @@ pub(crate) fn top_k(
         return Ok((Vec::new(), count));
     }
     let mut lists = term_lists(conn, meta, terms)?;
-    let norms = LengthNorms::new(meta.bm25(), meta.avgdl);
     count.total = lists.iter().flat_map(|l| l.blocks.iter()).map(|b| u64::from(b.n)).sum();
     let mut ends: Vec<i64> = lists.iter().flat_map(|l| l.blocks.iter().map(|b| b.last_doc)).collect();
     ends.sort_unstable();
@@ -231,7 +231,7 @@ pub(crate) fn top_k(
                 let c = &mut active[a];
                 let p = c.postings[c.at];
                 if p.doc == doc {
-                    parts[c.term] = c.weight.score_with(p.tf, p.doc_len, &norms);
+                    parts[c.term] = c.weight.score_with(p.tf, p.doc_len, norms);
                     c.at += 1;
                     if c.at == c.end {
                         done.push(active.swap_remove(a));
@@ -253,7 +253,7 @@ pub(crate) fn top_k(
                     let from = pos[i].min(p.len());
                     match p[from..].binary_search_by_key(&doc, |p| p.doc) {
                         Ok(at) => {
-                            parts[i] = weight.score_with(p[from + at].tf, p[from + at].doc_len, &norms);
+                            parts[i] = weight.score_with(p[from + at].tf, p[from + at].doc_len, norms);
                             pos[i] = from + at + 1;
                         }
                         Err(at) => pos[i] = from + at,
@@ -292,6 +292,7 @@ pub(crate) fn scores_of(
     conn: &Connection,
     meta: &IndexMeta,
     lengths: &Lengths,
+    norms: &LengthNorms,
     terms: &[(String, u32)],
     docs: &[i64],
 ) -> anyhow::Result<DocScores> {
@@ -300,7 +301,6 @@ pub(crate) fn scores_of(
     want.dedup();
     let mut sums: Vec<Option<f64>> = vec![None; want.len()];
     let bm25 = meta.bm25();
-    let norms = LengthNorms::new(bm25, meta.avgdl);
     let mut buf = Vec::new();
     let mut stmt = conn.prepare_cached(Field::Papers.select_all())?;
     for (term, count) in terms {
@@ -324,7 +324,7 @@ pub(crate) fn scores_of(
             for (doc, sum) in want[i..end].iter().zip(&mut sums[i..end]) {
                 while p.next_if(|q| q.doc < *doc).is_some() {}
                 if let Some(q) = p.next_if(|q| q.doc == *doc) {
-                    *sum = Some(sum.unwrap_or(0.0) + weight.score_with(q.tf, q.doc_len, &norms));
+                    *sum = Some(sum.unwrap_or(0.0) + weight.score_with(q.tf, q.doc_len, norms));
                 }
             }
             i = end;

@@ -129,6 +129,9 @@ pub struct Store {
     /// Each field's document lengths, as last loaded, with the
     /// `PRAGMA data_version` they were loaded at ([`Store::lengths`]).
     lengths: lengths::Cache,
+    /// BM25's length table, kept while the index's parameters hold
+    /// ([`crate::bm25::LengthNorms`]).
+    norms: std::cell::RefCell<Option<std::sync::Arc<crate::bm25::LengthNorms>>>,
 }
 
 impl Store {
@@ -175,7 +178,7 @@ impl Store {
             conn
         };
         tune_reads(&conn)?;
-        Ok(Store { conn, path: path.to_path_buf(), lengths: Default::default() })
+        Ok(Store { conn, path: path.to_path_buf(), lengths: Default::default(), norms: Default::default() })
     }
 
     /// The connection, for the integration tests to read the file as

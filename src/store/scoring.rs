@@ -5,11 +5,12 @@
 //! paper the same way, `Σ over the query's terms of weight.score(tf, doc_len)`
 //! in the order of `terms`, so a paper gets the same f64 from each.
 
+use crate::bm25::LengthNorms;
 use crate::candidate::{Candidate, DocScores};
 
-use super::Store;
 use super::block_max::DecodeCount;
 use super::blocks::Field;
+use super::{IndexMeta, Store};
 
 impl Store {
     /// BM25 of every paper matching at least one of `terms` (each with its
@@ -48,12 +49,29 @@ impl Store {
         terms: &[(String, u32)],
         k: usize,
     ) -> anyhow::Result<(Vec<Candidate>, DecodeCount)> {
-        super::block_max::top_k(&self.conn, &self.meta()?, &*self.lengths(Field::Papers)?, terms, k)
+        let meta = self.meta()?;
+        let norms = self.length_norms(&meta);
+        super::block_max::top_k(&self.conn, &meta, &*self.lengths(Field::Papers)?, &norms, terms, k)
     }
 
     /// The BM25 scores of `docs` (those matching no term are left out);
     /// decodes only the blocks that may hold one of them.
     pub fn bm25_scores_of(&self, terms: &[(String, u32)], docs: &[i64]) -> anyhow::Result<DocScores> {
-        super::block_max::scores_of(&self.conn, &self.meta()?, &*self.lengths(Field::Papers)?, terms, docs)
+        let meta = self.meta()?;
+        let norms = self.length_norms(&meta);
+        super::block_max::scores_of(&self.conn, &meta, &*self.lengths(Field::Papers)?, &norms, terms, docs)
+    }
+
+    /// The length table of the index's BM25 parameters and average length,
+    /// made once and kept while they hold (a write that moves the average
+    /// makes a new one).
+    fn length_norms(&self, meta: &IndexMeta) -> std::sync::Arc<LengthNorms> {
+        let (bm25, avg) = (meta.bm25(), meta.avgdl);
+        if let Some(norms) = self.norms.borrow().as_ref().filter(|n| n.is_for(bm25, avg)) {
+            return norms.clone();
+        }
+        let norms = std::sync::Arc::new(LengthNorms::new(bm25, avg));
+        *self.norms.borrow_mut() = Some(norms.clone());
+        norms
     }
 }
