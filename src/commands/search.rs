@@ -6,7 +6,9 @@ use super::UsageError;
 use crate::cli::{Format, MarkedSearchOpts, SearchArgs, SearchOpts, Switch};
 use litindex::api::run_search;
 use litindex::evidence::mark;
-use litindex::search::{Explanation, Feedback, Hit, Mode, Resolved, RetrievalResult, SearchChoices, SearchRequest};
+use litindex::search::{
+    Explanation, Feedback, Hit, HitParts, Mode, Resolved, RetrievalResult, SearchChoices, SearchRequest,
+};
 use litindex::store::Store;
 
 /// Checks the arguments that clap cannot.
@@ -62,7 +64,11 @@ fn title_cell(h: &Hit, max: usize) -> String {
 
 pub fn run(args: &SearchArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result<()> {
     let choices = args.search.choices(&args.query, args.limit, args.offset, args.literal);
-    let resolved = resolve(&choices, Some(&args.marks), store)?;
+    let mut resolved = resolve(&choices, Some(&args.marks), store)?;
+    if args.format == Format::Json {
+        // The JSON is every field of a hit, its references too; the table shows none.
+        resolved.request.parts = HitParts::Full;
+    }
     // The function MCP's `search_papers` and the web page call too.
     let result = run_search(store, &resolved, &args.query)?;
     print(args, &resolved.request, result, out)

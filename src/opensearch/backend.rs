@@ -41,8 +41,8 @@ use crate::bm25::query_terms;
 use crate::evidence::EvidenceQuery;
 use crate::graph::{Adjacency, Node, Reach, walk_by_id};
 use crate::paper::PaperId;
-use crate::search::rank;
 use crate::search::retriever::{Details, FirstList, Listed, PaperScores, Papers, Retriever, Walk};
+use crate::search::{HitParts, rank};
 use crate::search::{IndexFacts, Mode, RetrievalResult, SearchRequest};
 use anyhow::Context;
 
@@ -402,10 +402,14 @@ impl<'a> Retriever for Remote<'a> {
     }
 
     /// One `ids` query per batch of the hits shown.
-    fn details(&mut self, shown: &[(String, Node)], _passages: bool) -> anyhow::Result<Vec<Details>> {
+    fn details(&mut self, shown: &[(String, Node)], parts: HitParts) -> anyhow::Result<Vec<Details>> {
         let ids: Vec<String> = shown.iter().map(|(id, _)| id.clone()).collect();
-        let fields = ["title", "abstract", "authors", "venue", "references"];
-        let sources = self.backend.sources(&ids, &fields)?;
+        let fields: &[&str] = if parts.references() {
+            &["title", "abstract", "authors", "venue", "references"]
+        } else {
+            &["title", "abstract", "authors", "venue"]
+        };
+        let sources = self.backend.sources(&ids, fields)?;
         let strings = |v: &Value| -> Vec<String> {
             v.as_array().map(|a| a.iter().filter_map(|s| s.as_str().map(str::to_string)).collect()).unwrap_or_default()
         };

@@ -11,7 +11,7 @@ use super::rank::{parsed, rank};
 use super::retriever::{Details, FirstList, Local, Merged, PaperScores, Papers, Retriever, Walk};
 use super::{HitParts, RetrievalResult, SearchParams, SearchRequest};
 use crate::evidence::EvidenceQuery;
-use crate::graph::Reach;
+use crate::graph::{Direction, Reach};
 use crate::ingest::{IngestOptions, Input, build};
 use crate::store::{SearchGraph, Store};
 
@@ -61,11 +61,11 @@ impl<'a> Retriever for Counting<'a> {
     fn years(&self) -> (Option<i32>, Option<i32>) {
         self.inner.years()
     }
-    fn details(&mut self, shown: &[(String, i64)], passages: bool) -> anyhow::Result<Vec<Details>> {
+    fn details(&mut self, shown: &[(String, i64)], parts: HitParts) -> anyhow::Result<Vec<Details>> {
         self.asked.details_calls += 1;
         self.asked.details_papers += shown.len();
-        self.asked.passage_calls += usize::from(passages);
-        self.inner.details(shown, passages)
+        self.asked.passage_calls += usize::from(parts.snippets());
+        self.inner.details(shown, parts)
     }
     fn evidence_query(&mut self, query: &str) -> anyhow::Result<EvidenceQuery> {
         self.asked.evidence_queries += 1;
@@ -154,12 +154,20 @@ fn a_request_for_scores_reads_no_details_and_builds_no_snippet() {
         );
         assert_eq!(ranking(&details), ranking(&all));
         for (d, a) in details.ranked.iter().zip(&all.ranked) {
-            assert_eq!(
-                (&d.title, &d.authors, &d.venue, &d.references),
-                (&a.title, &a.authors, &a.venue, &a.references)
-            );
+            assert_eq!((&d.title, &d.authors, &d.venue), (&a.title, &a.authors, &a.venue));
             assert!(d.snippet.is_empty());
         }
+
+        // Everything, the references too: the default's hits with each one's cited ids.
+        let (everything, asked) = counted(&store, &SearchRequest { parts: HitParts::Full, ..full.clone() });
+        assert_eq!(asked, asked_all, "{query}: the same reads as the default, for the shown hits only");
+        assert_eq!(ranking(&everything), ranking(&all));
+        for (e, a) in everything.ranked.iter().zip(&all.ranked) {
+            assert!(a.references.is_empty() && details.ranked.iter().all(|d| d.references.is_empty()));
+            assert_eq!(e.references, store.linked(&e.id, Direction::References).unwrap(), "{}", e.id);
+            assert_eq!((&e.title, &e.snippet, &e.snippet_spans), (&a.title, &a.snippet, &a.snippet_spans));
+        }
+        assert!(everything.ranked.iter().any(|h| !h.references.is_empty()), "{query}: some hit cites a paper");
     }
 }
 

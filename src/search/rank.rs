@@ -81,7 +81,8 @@ pub struct Hit {
     /// abstract's evidence); left out of the JSON otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub snippet_page: Option<u32>,
-    /// Ids this paper cites.
+    /// Ids this paper cites, sorted; read only when the request's parts
+    /// are [`crate::search::HitParts::Full`] (empty otherwise).
     pub references: Vec<String>,
     /// What the favorites contributed (`None` when the search had none).
     pub feedback: Option<FeedbackPart>,
@@ -326,8 +327,7 @@ pub(crate) fn rank<R: Retriever>(
     // then their evidence sentences through `evidence`.
     let parts = request.parts;
     let shown: Vec<(String, R::Doc)> = scored.iter().map(|(id, h)| (id.clone(), h.doc)).collect();
-    let details =
-        if parts.details() { r.details(&shown, parts.snippets())? } else { vec![Details::default(); shown.len()] };
+    let details = if parts.details() { r.details(&shown, parts)? } else { vec![Details::default(); shown.len()] };
     let evidence_query =
         if scored.is_empty() || !parts.snippets() { None } else { Some(r.evidence_query(&request.query)?) };
     let semantic_mode = first.mode != Mode::Bm25;

@@ -248,14 +248,19 @@ pub enum HitParts {
     /// `export`, `screen new`): no paper's details are read, no snippet is
     /// built; `title`, `authors`, `venue`, `references` and `snippet` are empty.
     Scores,
-    /// The scores plus each shown hit's details (title, authors, venue,
-    /// references), read for the page only; no snippet (the web page's
-    /// facets, `context`, which picks its own sentences).
+    /// The scores plus each shown hit's details (title, authors, venue),
+    /// read for the page only; no snippet (the web page's facets,
+    /// `context`, which picks its own sentences).
     Details,
-    /// Everything, the evidence snippet included, for the page only (the
-    /// default: `search`, MCP, the web page's hits).
+    /// The details and the evidence snippet, for the page only (the
+    /// default: `search`'s table, MCP, the web page's hits). No references:
+    /// none of them shows a hit's, and at 1M papers reading them was a
+    /// random look-up per reference.
     #[default]
     Snippets,
+    /// Everything, each shown hit's references (ids it cites) too: `search
+    /// --format json`.
+    Full,
 }
 
 impl HitParts {
@@ -266,7 +271,12 @@ impl HitParts {
 
     /// Whether the shown hits' snippets are built.
     pub fn snippets(self) -> bool {
-        self == HitParts::Snippets
+        self >= HitParts::Snippets
+    }
+
+    /// Whether the shown hits' references are read.
+    pub fn references(self) -> bool {
+        self == HitParts::Full
     }
 }
 

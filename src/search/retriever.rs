@@ -17,7 +17,7 @@ use super::feedback::{FeedbackPart, Prepared};
 use super::filter::Gate;
 use super::first_stage::FirstStage;
 use super::lexical::Lexical;
-use super::request::{Mode, SearchRequest};
+use super::request::{HitParts, Mode, SearchRequest};
 use crate::bm25::query_terms;
 use crate::candidate::DocScores;
 use crate::embed::SemanticIndex;
@@ -141,9 +141,10 @@ pub trait Retriever {
     fn years(&self) -> (Option<i32>, Option<i32>);
 
     /// The details of each shown hit, in that order (defaults for a paper
-    /// not found); its best full-text passage only when `passages` (the
-    /// snippet is built from it).
-    fn details(&mut self, shown: &[(String, Self::Doc)], passages: bool) -> anyhow::Result<Vec<Details>>;
+    /// not found), as far as `parts` asks: its best full-text passage only
+    /// with snippets (the snippet is built from it), its references only
+    /// with [`HitParts::Full`].
+    fn details(&mut self, shown: &[(String, Self::Doc)], parts: HitParts) -> anyhow::Result<Vec<Details>>;
 
     /// The query of the evidence sentences: its terms' idf from the index's statistics.
     fn evidence_query(&mut self, query: &str) -> anyhow::Result<EvidenceQuery>;
@@ -381,7 +382,7 @@ impl<'a> Retriever for Local<'a> {
         self.years
     }
 
-    fn details(&mut self, shown: &[(String, i64)], passages: bool) -> anyhow::Result<Vec<Details>> {
+    fn details(&mut self, shown: &[(String, i64)], parts: HitParts) -> anyhow::Result<Vec<Details>> {
         shown
             .iter()
             .map(|(id, doc)| {
@@ -391,8 +392,12 @@ impl<'a> Retriever for Local<'a> {
                     abstract_: row.abstract_,
                     authors: row.authors,
                     venue: row.venue,
-                    references: self.store.linked(id, Direction::References)?,
-                    passage: if passages { self.best_passage(id)? } else { None },
+                    references: if parts.references() {
+                        self.store.linked(id, Direction::References)?
+                    } else {
+                        Vec::new()
+                    },
+                    passage: if parts.snippets() { self.best_passage(id)? } else { None },
                 })
             })
             .collect()
