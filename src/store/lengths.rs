@@ -146,18 +146,23 @@ fn decode_into(chunk: i64, data: &[u8], lengths: &mut Lengths) -> anyhow::Result
     };
     let count = body.len() / width;
     anyhow::ensure!(count <= 1 << CHUNK_BITS, "index damaged: the lengths of chunk {chunk} hold {count} entries");
-    let value = |i: usize| -> u32 {
-        if width == 2 {
-            let v = u16::from_le_bytes([body[2 * i], body[2 * i + 1]]);
-            if v == 0xFFFF { NONE } else { u32::from(v) }
-        } else {
-            u32::from_le_bytes([body[4 * i], body[4 * i + 1], body[4 * i + 2], body[4 * i + 3]])
+    let value = |e: &[u8]| -> u32 {
+        match *e {
+            [lo, hi] => match u16::from_le_bytes([lo, hi]) {
+                0xFFFF => NONE,
+                v => u32::from(v),
+            },
+            [a, b, c, d] => u32::from_le_bytes([a, b, c, d]),
+            _ => unreachable!("entries are 2 or 4 bytes"),
         }
     };
     let first = chunk << CHUNK_BITS;
+    // Each width's loop on its own, without a branch on the width per entry
+    // (a search at 1M papers loads a million of them first).
     match lengths.near(first, count) {
-        Some(out) => out.iter_mut().enumerate().for_each(|(i, o)| *o = value(i)),
-        None => (0..count).for_each(|i| lengths.set(first + i as i64, value(i))),
+        Some(out) if width == 2 => out.iter_mut().zip(body.chunks_exact(2)).for_each(|(o, e)| *o = value(e)),
+        Some(out) => out.iter_mut().zip(body.chunks_exact(4)).for_each(|(o, e)| *o = value(e)),
+        None => body.chunks_exact(width).enumerate().for_each(|(i, e)| lengths.set(first + i as i64, value(e))),
     }
     Ok(())
 }
@@ -214,7 +219,11 @@ impl Lengths {
     /// Empty lengths for an index of `chunks` chunks.
     fn for_chunks(chunks: usize) -> Lengths {
         let bound = chunks.saturating_add(1).saturating_mul(2 << CHUNK_BITS).saturating_add(1 << 20);
-        Lengths { lens: Vec::new(), far: HashMap::new(), bound }
+        // Doc ids are dense from 1, so the array spans about the chunks':
+        // room for it at once. Grown chunk by chunk, a 1M-paper array was
+        // copied and faulted in afresh at each doubling.
+        let lens = Vec::with_capacity(chunks.saturating_mul(1 << CHUNK_BITS).min(bound));
+        Lengths { lens, far: HashMap::new(), bound }
     }
 
     /// The array's entries for docs `first..first + count`, grown to hold
