@@ -32,7 +32,8 @@ pub fn search(args: &SearchArgs, target: &Target, out: &mut dyn Write) -> anyhow
     // weighted when its papers have references); the query is read by the library.
     let backend = open(&args.backend, target)?;
     let choices = args.search.choices(&args.query, args.limit, args.offset, args.literal);
-    let request = choices.request_for(backend.index_facts()?);
+    let request =
+        SearchRequest { parts: super::search::parts_for(args.format), ..choices.request_for(backend.index_facts()?) };
     let result = backend.search(&request)?;
     super::search::print(args, &request, result, out)
 }

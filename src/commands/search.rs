@@ -62,13 +62,16 @@ fn title_cell(h: &Hit, max: usize) -> String {
     s
 }
 
+/// The parts of a hit `format` prints: the JSON is every field of a hit,
+/// its references too; the table shows none.
+pub(super) fn parts_for(format: Format) -> HitParts {
+    if format == Format::Json { HitParts::Full } else { HitParts::Snippets }
+}
+
 pub fn run(args: &SearchArgs, store: &Store, out: &mut dyn Write) -> anyhow::Result<()> {
     let choices = args.search.choices(&args.query, args.limit, args.offset, args.literal);
     let mut resolved = resolve(&choices, Some(&args.marks), store)?;
-    if args.format == Format::Json {
-        // The JSON is every field of a hit, its references too; the table shows none.
-        resolved.request.parts = HitParts::Full;
-    }
+    resolved.request.parts = parts_for(args.format);
     // The function MCP's `search_papers` and the web page call too.
     let result = run_search(store, &resolved, &args.query)?;
     print(args, &resolved.request, result, out)

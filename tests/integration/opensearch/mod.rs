@@ -208,26 +208,34 @@ fn check_search_hits(node: &Node, dir: &Path) {
         let target = format!("opensearch://{}/{index}", node.host()).parse().unwrap();
         let backend = litindex::opensearch::Backend::open(&target, std::time::Duration::from_secs(60)).unwrap();
         let queries = read_queries(&shared_data(name).unwrap().join("queries.jsonl")).unwrap();
-        let snippets = compare_searches(&store, &backend, &queries[..12]);
+        let (snippets, cites) = compare_searches(&store, &backend, &queries[..12]);
         assert!(snippets > 20, "{index}: the hits compared have snippets: {snippets}");
+        // CACM has its citation graph: the references compared are not all empty.
+        assert!(name != "cacm" || cites > 20, "{index}: the hits compared cite papers: {cites}");
     }
 }
 
 /// Asserts the local and remote searches of `queries` agree (see
-/// [`check_search_hits`]); returns how many hits had a snippet.
+/// [`check_search_hits`]), every part of a hit asked for (its references
+/// too); returns how many hits had a snippet and how many cited a paper.
 fn compare_searches(
     store: &litindex::store::Store,
     backend: &litindex::opensearch::Backend,
     queries: &[Query],
-) -> usize {
-    use litindex::search::{GraphScore, SearchParams, SearchRequest};
+) -> (usize, usize) {
+    use litindex::search::{GraphScore, HitParts, SearchParams, SearchRequest};
     let close = |x: f64, y: f64| (x - y).abs() <= 1e-4 * x.abs().max(y.abs());
-    let mut snippets = 0;
+    let (mut snippets, mut cites) = (0, 0);
     for q in queries {
         for graph_score in [GraphScore::ByHops, GraphScore::Weighted] {
             for offset in [0, 7] {
                 let params = SearchParams { graph_score, ..SearchParams::default() };
-                let request = SearchRequest { limit: Some(10), offset, ..SearchRequest::new(q.text.as_str(), params) };
+                let request = SearchRequest {
+                    limit: Some(10),
+                    offset,
+                    parts: HitParts::Full,
+                    ..SearchRequest::new(q.text.as_str(), params)
+                };
                 let local = litindex::search::search(store, &request, None).unwrap();
                 let remote = backend.search(&request).unwrap();
                 let what = format!("{:?} {graph_score:?} offset {offset}", q.id);
@@ -248,11 +256,12 @@ fn compare_searches(
                         assert!(close(x, y), "{what}: {} {x} != {y}", l.id);
                     }
                     snippets += usize::from(!l.snippet.is_empty());
+                    cites += usize::from(!l.references.is_empty());
                 }
             }
         }
     }
-    snippets
+    (snippets, cites)
 }
 
 /// `eval --backend` prints the local figures; bad backends fail with a clear line.
