@@ -253,13 +253,13 @@ pub enum HitParts {
     /// `context`, which picks its own sentences).
     Details,
     /// The details and the evidence snippet, for the page only (the
-    /// default: `search`'s table, MCP, the web page's hits). No references:
-    /// none of them shows a hit's, and at 1M papers reading them was a
-    /// random look-up per reference.
+    /// default: `search`'s table, the web page's hits). No references:
+    /// neither shows a hit's, and at 1M papers reading them was a random
+    /// look-up per reference.
     #[default]
     Snippets,
-    /// Everything, each shown hit's references (ids it cites) too: `search
-    /// --format json`.
+    /// Everything, each shown hit's references (ids it cites) too: the
+    /// hits as JSON (`search --format json`, MCP's `search_papers`).
     Full,
 }
 

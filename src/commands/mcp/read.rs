@@ -17,7 +17,7 @@ use litindex::api::{
 };
 use litindex::explore::{Method, gaps, related};
 use litindex::graph::Direction;
-use litindex::search::{Mode, YearRange};
+use litindex::search::{HitParts, Mode, YearRange};
 use litindex::store::Store;
 
 #[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
@@ -227,7 +227,9 @@ impl Litindex {
             ..SearchOptions::new(p.query, page.page(size))
         };
         let (value, more) = self.with_store(|store| {
-            let resolved = options.request(store)?;
+            let mut resolved = options.request(store)?;
+            // The hits go out as JSON, every field, their references too.
+            resolved.request.parts = HitParts::Full;
             for n in &resolved.notes {
                 print_note(n);
             }
