@@ -35,10 +35,13 @@ use super::feedback::{FeedbackPart, gated, own_evidence, query_reach};
 use super::query::ParsedQuery;
 use super::request::{GraphScore, Mode, SearchRequest, Weights};
 use super::retriever::{Details, Local, Merged, MergedPaper, PaperScores, Papers, Retriever, fill_ids};
-use super::score::{ScoreParts, final_score, graph_score, normalised, recency_score, seed_evidence};
+use super::score::{
+    ScoreParts, SeedWalk, evidence_of, final_score, graph_score, normalised, recency_score, seed_evidence, seed_nodes,
+    seed_walks,
+};
 use crate::embed::SemanticIndex;
 use crate::evidence::{self, Evidence, EvidenceParams, EvidenceQuery};
-use crate::graph::{Adjacency, Cut, Direction, FanOut, Node, NodeMap};
+use crate::graph::{Adjacency, Cut, Direction, FanOut, Node, NodeMap, Reach};
 use crate::store::Store;
 
 /// One ranked paper with the parts of its score.
@@ -245,7 +248,12 @@ pub(crate) fn rank<R: Retriever>(
         fill_ids(&mut merged, |docs| r.ids(docs))?;
     }
     let docs: Vec<R::Doc> = merged.keys().copied().collect();
-    let scores: Vec<PaperScores> = r.scores(&docs)?;
+    // The weighted graph score walks from each seed alone, over lists the
+    // walk above read: on another thread while this one scores the merged set.
+    let (scores, walked) = match params.graph_score {
+        GraphScore::Weighted => scores_beside_walks(r, &seed_ids, &docs, params.reach())?,
+        GraphScore::ByHops => (r.scores(&docs)?, None),
+    };
     let max_own = scores.iter().map(|s| s.bm25).fold(0.0, f64::max);
     let max_first = scores.iter().map(|s| s.first).fold(0.0, f64::max);
     let evidence = match params.graph_score {
@@ -259,7 +267,15 @@ pub(crate) fn rank<R: Retriever>(
             let norm = |s: f64| normalised(s, max_first);
             let graph = r.graph();
             let keys = |sums: &NodeMap<f64>| in_merge_by_node(graph, sums, &walk.handles, &papers, &merged);
-            Some(seed_evidence(graph, &seeds, norm, params.reach(), walk.handles.len(), keys)?)
+            Some(match walked {
+                Some(mut walks) => {
+                    // The favorites' seeds (after the query's) walked here.
+                    let more: Vec<String> = seeds[walks.len()..].iter().map(|(id, _)| id.clone()).collect();
+                    walks.extend(seed_walks(graph, &seed_nodes(graph, &more)?, params.reach())?);
+                    evidence_of(&seeds, &walks, norm, walk.handles.len(), keys)?
+                }
+                None => seed_evidence(graph, &seeds, norm, params.reach(), walk.handles.len(), keys)?,
+            })
         }
     };
     // A favorite lifts only the papers this query reaches (issue 27): the
@@ -373,6 +389,28 @@ pub(crate) fn rank<R: Retriever>(
         ranked,
         parsed_query: None,
     })
+}
+
+/// The merged set's scores ([`Retriever::scores`]) and, computed at the
+/// same time on another thread, the walk from each of the query's seeds
+/// alone over the lists the retriever lends (`None` when it lends none, or
+/// when a walk needs a list it did not read: the caller walks them then).
+fn scores_beside_walks<R: Retriever>(
+    r: &mut R,
+    seed_ids: &[String],
+    docs: &[R::Doc],
+    reach: Reach,
+) -> anyhow::Result<(Vec<PaperScores>, Option<Vec<SeedWalk>>)> {
+    let nodes = seed_nodes(r.graph(), seed_ids)?;
+    let Some(lists) = r.lend_lists() else { return Ok((r.scores(docs)?, None)) };
+    let (walks, scores) = std::thread::scope(|s| {
+        // A thread that cannot start (or a walk that fails) leaves the walks to the caller.
+        let walks = std::thread::Builder::new().spawn_scoped(s, || seed_walks(&lists, &nodes, reach));
+        let scores = r.scores(docs);
+        (walks.ok().and_then(|w| w.join().ok()).and_then(Result::ok), scores)
+    });
+    r.take_back_lists(lists);
+    Ok((scores?, walks))
 }
 
 /// The hits of a page: best first, ties by id (unique in the merge: a

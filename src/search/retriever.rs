@@ -25,7 +25,7 @@ use crate::evidence::EvidenceQuery;
 pub use crate::graph::Reached;
 pub(crate) use crate::graph::Walk;
 use crate::graph::{Adjacency, Direction, Reach};
-use crate::store::{SearchGraph, Store};
+use crate::store::{LentLists, SearchGraph, Store};
 
 /// A paper of a first-stage list: its id, the retriever's handle on it and its first-stage score.
 #[derive(Debug, Clone, PartialEq)]
@@ -136,6 +136,16 @@ pub trait Retriever {
 
     /// The graph of the walk.
     fn graph(&self) -> &Self::Graph;
+
+    /// The graph's lists read so far, lent so that walks over them run on
+    /// another thread while this one scores ([`LentLists`]); `None` (the
+    /// default): the walks run on the ranking thread.
+    fn lend_lists(&mut self) -> Option<LentLists> {
+        None
+    }
+
+    /// Takes back what [`Retriever::lend_lists`] lent.
+    fn take_back_lists(&mut self, _lists: LentLists) {}
 
     /// The corpus's year range (min, max) over its dated papers.
     fn years(&self) -> (Option<i32>, Option<i32>);
@@ -376,6 +386,14 @@ impl<'a> Retriever for Local<'a> {
 
     fn graph(&self) -> &SearchGraph<'a> {
         &self.graph
+    }
+
+    fn lend_lists(&mut self) -> Option<LentLists> {
+        Some(self.graph.lend())
+    }
+
+    fn take_back_lists(&mut self, lists: LentLists) {
+        self.graph.take_back(lists);
     }
 
     fn years(&self) -> (Option<i32>, Option<i32>) {

@@ -81,22 +81,54 @@ pub(crate) fn seed_evidence<K: Hash + Eq>(
     reached: usize,
     merged: impl FnOnce(&NodeMap<f64>) -> anyhow::Result<Vec<(K, f64)>>,
 ) -> anyhow::Result<Evidence<K>> {
-    // Each seed's walk over integers; the sums by node, in seed order; the
-    // merged papers among the nodes reached, once at the end. A seed the
-    // graph does not know reaches only itself: no evidence.
     let ids: Vec<String> = seeds.iter().map(|(id, _)| id.clone()).collect();
-    let node_of: HashMap<String, Node> = adj.nodes_of(&ids)?.into_iter().collect();
-    let mut by_node: NodeMap<f64> = NodeMap::with_capacity_and_hasher(reached, Default::default());
+    let walks = seed_walks(adj, &seed_nodes(adj, &ids)?, reach)?;
+    evidence_of(seeds, &walks, norm, reached, merged)
+}
+
+/// Each seed's walk: the nodes it reaches at 1 step or more, with their
+/// distances (`None` for a seed the graph does not know).
+pub(crate) type SeedWalk = Option<Vec<(Node, u32)>>;
+
+/// The node of each of `ids` (`None`: not in the graph), in one call.
+pub(crate) fn seed_nodes(adj: &impl Adjacency, ids: &[String]) -> anyhow::Result<Vec<Option<Node>>> {
+    let node_of: HashMap<String, Node> = adj.nodes_of(ids)?.into_iter().collect();
+    Ok(ids.iter().map(|id| node_of.get(id).copied()).collect())
+}
+
+/// The walk from each of `nodes` alone ([`SeedWalk`]), in order, through one walker.
+pub(crate) fn seed_walks(adj: &impl Adjacency, nodes: &[Option<Node>], reach: Reach) -> anyhow::Result<Vec<SeedWalk>> {
     let mut walk = Bfs::default();
-    for (id, score) in seeds {
-        let Some(&node) = node_of.get(id) else { continue };
-        let strength = norm(*score);
-        bfs_nodes_into(adj, &[node], reach, &mut walk)?;
-        for (&n, &d) in &walk.dist {
-            // A seed is no evidence for itself: its own score is already in the final score.
-            if d > 0 {
-                *by_node.entry(n).or_default() += strength * graph_score(Some(d));
+    let mut walks = Vec::with_capacity(nodes.len());
+    for node in nodes {
+        walks.push(match node {
+            Some(node) => {
+                bfs_nodes_into(adj, &[*node], reach, &mut walk)?;
+                // A seed is no evidence for itself: its own score is already in the final score.
+                Some(walk.dist.iter().filter(|&(_, &d)| d > 0).map(|(&n, &d)| (n, d)).collect())
             }
+            None => None,
+        });
+    }
+    Ok(walks)
+}
+
+/// [`seed_evidence`] from the seeds' walks (`walks[i]` is `seeds[i]`'s).
+pub(crate) fn evidence_of<K: Hash + Eq>(
+    seeds: &[(String, f64)],
+    walks: &[SeedWalk],
+    norm: impl Fn(f64) -> f64,
+    reached: usize,
+    merged: impl FnOnce(&NodeMap<f64>) -> anyhow::Result<Vec<(K, f64)>>,
+) -> anyhow::Result<Evidence<K>> {
+    // The sums by node, in seed order; the merged papers among the nodes
+    // reached, once at the end.
+    let mut by_node: NodeMap<f64> = NodeMap::with_capacity_and_hasher(reached, Default::default());
+    for ((_, score), walk) in seeds.iter().zip(walks) {
+        let Some(walk) = walk else { continue };
+        let strength = norm(*score);
+        for &(n, d) in walk {
+            *by_node.entry(n).or_default() += strength * graph_score(Some(d));
         }
     }
     let in_merge = merged(&by_node)?;

@@ -87,7 +87,7 @@ pub use read::{IndexMeta, PaperRow, Posting};
 pub use references::LinkCounts;
 pub(crate) use references::write_document_links;
 pub use summary::{Counts, Merge};
-pub use walk::SearchGraph;
+pub use walk::{LentLists, SearchGraph};
 pub use watches::Watch;
 
 use std::path::{Path, PathBuf};

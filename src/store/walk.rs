@@ -4,21 +4,27 @@
 //! from all its seeds (`walk_papers`), then, for the weighted graph score,
 //! a walk from each seed alone (`crate::search::score::seed_evidence`) and
 //! the favorites' reach. The later walks go over nodes the first one read:
-//! kept, they cost no statement. Built per search, dropped with it, so a
+//! kept, they cost no statement, and they can run on another thread over
+//! the lists lent out ([`LentLists`]). Built per search, dropped with it, so a
 //! search never sees another's (or an older snapshot's) edges.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 
+use anyhow::Context;
+
 use super::Store;
 use super::graph::{StoreAdjacency, dirs, sorted, way};
 use crate::graph::{Adjacency, Bfs, Direction, EachList, Node, NodeMap, Reach, Walk, walk_by_id};
+
+/// The neighbours of each (node, direction: 0 references, 1 citers).
+type Lists = HashMap<(Node, i64), Vec<Node>, foldhash::fast::FixedState>;
 
 /// The stored graph with what this search has read of it.
 pub struct SearchGraph<'a> {
     store: &'a Store,
     /// The neighbours of each (node, direction: 0 references, 1 citers) read so far.
-    edges: RefCell<HashMap<(Node, i64), Vec<Node>, foldhash::fast::FixedState>>,
+    edges: RefCell<Lists>,
     /// The id of each node read so far.
     ids: RefCell<NodeMap<String>>,
 }
@@ -56,6 +62,45 @@ impl<'a> SearchGraph<'a> {
             walk.handles.sort_unstable_by_key(|&(n, _)| n);
         }
         Ok(walk)
+    }
+
+    /// The lists read so far, lent out ([`LentLists`]): this graph holds
+    /// none until they come back through [`SearchGraph::take_back`].
+    pub(crate) fn lend(&self) -> LentLists {
+        LentLists(std::mem::take(&mut *self.edges.borrow_mut()))
+    }
+
+    /// Takes back the lists [`SearchGraph::lend`] lent (and keeps any read since).
+    pub(crate) fn take_back(&self, lent: LentLists) {
+        let mut edges = self.edges.borrow_mut();
+        let read_since = std::mem::replace(&mut *edges, lent.0);
+        edges.extend(read_since);
+    }
+}
+
+/// The lists a search's graph has read, lent to walk on another thread
+/// (no statement there: a list not read is an error, and the caller walks
+/// again on its own thread).
+pub struct LentLists(Lists);
+
+impl Adjacency for LentLists {
+    fn nodes_of(&self, _ids: &[String]) -> anyhow::Result<Vec<(String, Node)>> {
+        anyhow::bail!("lent lists map no ids")
+    }
+
+    fn ids_of(&self, _nodes: &[Node]) -> anyhow::Result<Vec<(Node, String)>> {
+        anyhow::bail!("lent lists map no nodes")
+    }
+
+    fn neighbor_lists(&self, nodes: &[Node], direction: Direction, each: &mut EachList) -> anyhow::Result<()> {
+        let (lo, hi) = dirs(direction);
+        for &n in nodes {
+            for dir in lo..=hi {
+                let list = self.0.get(&(n, dir)).with_context(|| format!("node {n}'s list was not read"))?;
+                each(n, way(dir), list);
+            }
+        }
+        Ok(())
     }
 }
 
@@ -97,5 +142,50 @@ impl Adjacency for SearchGraph<'_> {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::{Direction, Reach, bfs_nodes};
+
+    /// The lists a search's walk read, lent, walk from each of its seeds
+    /// as the stored graph does; a list not read is an error, never an
+    /// empty list; taken back, the graph holds them again.
+    #[test]
+    fn lent_lists_walk_as_the_store_does_and_a_list_not_read_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&crate::ingest::pdf::test_support::mock_index(dir.path())).unwrap();
+        let stored = super::super::StoreAdjacency(&store);
+        let seeds: Vec<(Node, String)> = stored.ids_of(&(1..=6).collect::<Vec<Node>>()).unwrap();
+        assert_eq!(seeds.len(), 6);
+        let ids: Vec<String> = seeds.iter().map(|(_, id)| id.clone()).collect();
+        for fan_out in [Some(2), None] {
+            let reach = Reach { hops: 2, direction: Direction::Both, fan_out };
+            let graph = SearchGraph::new(&store);
+            let walk = graph.walk_papers(&ids, reach).unwrap();
+            assert!(walk.handles.len() > seeds.len(), "the walk reaches past its seeds");
+            let lent = graph.lend();
+            let read = lent.0.len();
+            for &(s, _) in &seeds {
+                // Against a search's graph reading afresh (the stored
+                // adjacency gives the same nodes, but may meet a node's lists
+                // in another order, and so name another list as its cut).
+                let (from_lent, fresh) =
+                    (bfs_nodes(&lent, &[s], reach), bfs_nodes(&SearchGraph::new(&store), &[s], reach));
+                let (from_lent, fresh) = (from_lent.unwrap(), fresh.unwrap());
+                assert_eq!((&from_lent.dist, &from_lent.via), (&fresh.dist, &fresh.via), "from {s}, {fan_out:?}");
+                assert_eq!(from_lent.dist, bfs_nodes(&stored, &[s], reach).unwrap().dist);
+            }
+            graph.take_back(lent);
+            assert_eq!(graph.lend().0.len(), read, "taken back whole");
+        }
+        // Nothing read yet: a walk of one step needs a list and names it; none of zero steps does not.
+        let lent = SearchGraph::new(&store).lend();
+        let one = Reach { hops: 1, direction: Direction::Both, fan_out: None };
+        let err = bfs_nodes(&lent, &[1], one).unwrap_err().to_string();
+        assert!(err.contains("node 1's list was not read"), "{err}");
+        assert_eq!(bfs_nodes(&lent, &[1], Reach { hops: 0, ..one }).unwrap().dist.len(), 1);
     }
 }
