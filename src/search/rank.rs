@@ -296,15 +296,17 @@ pub(crate) fn rank<R: Retriever>(
     };
     let w = params.weights;
     let (min_year, max_year) = r.years();
-    let mut scored = Vec::with_capacity(merged.len());
-    let mut excluded_hidden = 0;
-    for ((doc, m), s) in merged.into_iter().zip(scores) {
+    // One merged paper's score parts, its id not taken (`None`: marks drop
+    // it). Every paper's final score is kept; the parts are made again only
+    // for the hits that may be shown (a list of every paper's parts would be
+    // megabytes written for a page of twenty).
+    let fb_all = r.feedback();
+    let parts_of = |doc: R::Doc, m: &MergedPaper, s: &PaperScores| -> Option<Scored<R::Doc>> {
         // With marks, every id was read above; without, none is needed here.
-        let fb = r.feedback().zip(m.id.as_deref());
+        let fb = fb_all.zip(m.id.as_deref());
         let (excluded, dropped) = fb.map_or((false, false), |(fb, id)| fb.exclusion(id));
         if dropped {
-            excluded_hidden += 1;
-            continue;
+            return None;
         }
         let fused = normalised(s.first, max_first);
         let graph_score = match &evidence {
@@ -312,11 +314,11 @@ pub(crate) fn rank<R: Retriever>(
             Some(e) => e.get(&doc).copied().unwrap_or(0.0),
         };
         let recency_score = recency_score(m.year, min_year, max_year);
-        let reached = own_evidence(&s) || reach.as_ref().is_none_or(|q| m.id.as_ref().is_some_and(|id| q.contains(id)));
+        let reached = own_evidence(s) || reach.as_ref().is_none_or(|q| m.id.as_ref().is_some_and(|id| q.contains(id)));
         let bonus = if reached { fb.map_or(0.0, |(fb, id)| fb.closeness_bonus(id)) } else { 0.0 };
-        scored.push(Scored {
+        Some(Scored {
             final_score: final_score(w, fused, graph_score, recency_score, bonus),
-            id: m.id,
+            id: None,
             doc,
             year: m.year,
             bm25_score: s.bm25,
@@ -329,14 +331,37 @@ pub(crate) fn rank<R: Retriever>(
             rerank: s.rerank,
             excluded,
             reached,
-        });
+        })
+    };
+    // Each kept paper's final score and its place in the merge's order.
+    let mut finals: Vec<(f64, usize)> = Vec::with_capacity(merged.len());
+    for (at, ((&doc, m), s)) in merged.iter().zip(&scores).enumerate() {
+        if let Some(h) = parts_of(doc, m, s) {
+            finals.push((h.final_score, at));
+        }
     }
-    let hit_count = scored.len();
-    let top_score = scored.iter().map(|h| h.final_score).max_by(f64::total_cmp).unwrap_or(0.0);
+    let excluded_hidden = merged.len() - finals.len();
+    let hit_count = finals.len();
+    let top_score = finals.iter().map(|&(f, _)| f).max_by(f64::total_cmp).unwrap_or(0.0);
     let average_score =
-        if hit_count == 0 { 0.0 } else { scored.iter().map(|h| h.final_score).sum::<f64>() / hit_count as f64 };
+        if hit_count == 0 { 0.0 } else { finals.iter().map(|&(f, _)| f).sum::<f64>() / hit_count as f64 };
     let end = request.limit.map_or(hit_count, |l| request.offset.saturating_add(l)).min(hit_count);
-    let scored = page(r, scored, end, request.offset)?;
+    keep_contenders(&mut finals, end, |&(f, _)| f);
+    let mut wanted: Vec<usize> = finals.into_iter().map(|(_, at)| at).collect();
+    wanted.sort_unstable();
+    let mut wanted = wanted.into_iter().peekable();
+    let mut contenders = Vec::with_capacity(wanted.len());
+    for (at, ((doc, m), s)) in merged.into_iter().zip(&scores).enumerate() {
+        if wanted.peek().is_none() {
+            break;
+        }
+        if wanted.next_if_eq(&at).is_some()
+            && let Some(h) = parts_of(doc, &m, s)
+        {
+            contenders.push(Scored { id: m.id, ..h });
+        }
+    }
+    let scored = page(r, contenders, end, request.offset)?;
     let via = graph_via(r, &walk.via, &scored, params.fan_out)?;
 
     // Hydrate the hits shown, as far as the request asks: their details,
@@ -423,14 +448,7 @@ fn page<R: Retriever>(
     end: usize,
     offset: usize,
 ) -> anyhow::Result<Vec<(String, Scored<R::Doc>)>> {
-    if end < scored.len() {
-        if end == 0 {
-            return Ok(Vec::new());
-        }
-        scored.select_nth_unstable_by(end - 1, |a, b| b.final_score.total_cmp(&a.final_score));
-        let last = scored[end - 1].final_score;
-        scored.retain(|h| h.final_score.total_cmp(&last).is_ge());
-    }
+    keep_contenders(&mut scored, end, |h| h.final_score);
     let unread: Vec<R::Doc> = scored.iter().filter(|h| h.id.is_none()).map(|h| h.doc).collect();
     let mut read = if unread.is_empty() { Vec::new() } else { r.ids(&unread)? }.into_iter();
     let mut hits: Vec<(String, Scored<R::Doc>)> = Vec::with_capacity(scored.len());
@@ -442,6 +460,22 @@ fn page<R: Retriever>(
     hits.truncate(end);
     hits.drain(..offset.min(hits.len()));
     Ok(hits)
+}
+
+/// Keeps of `list` the items up to `end` by `score` (best first) and those
+/// tied with the `end`-th, in no order: the only ones a page to `end` can
+/// show once ties are broken by id.
+fn keep_contenders<T>(list: &mut Vec<T>, end: usize, score: impl Fn(&T) -> f64) {
+    if end >= list.len() {
+        return;
+    }
+    if end == 0 {
+        list.clear();
+        return;
+    }
+    list.select_nth_unstable_by(end - 1, |a, b| score(b).total_cmp(&score(a)));
+    let last = score(&list[end - 1]);
+    list.retain(|h| score(h).total_cmp(&last).is_ge());
 }
 
 #[cfg(test)]
