@@ -1,10 +1,20 @@
-//! [`super::in_merge_by_node`]: the weighted score's sums by node joined to
-//! the merged papers, through the walk's handles (a list in node order)
-//! and, for a node the walk did not read, by id.
+//! [`super::evidence_into_merge`]: the weighted score's sums by node
+//! written into the merged papers, through the walk's handles (a list in
+//! node order) and, for a node the walk did not read, by id.
 
-use super::in_merge_by_node;
+use super::evidence_into_merge;
 use crate::graph::{MemoryGraph, NodeMap};
 use crate::search::retriever::{Merged, MergedPaper, Papers};
+
+fn merged(docs: [i64; 2]) -> Merged<i64> {
+    docs.into_iter().map(|doc| (doc, MergedPaper { id: None, distance: None, year: None, evidence: None })).collect()
+}
+
+fn evidence(merged: &Merged<i64>) -> Vec<(i64, Option<f64>)> {
+    let mut e: Vec<(i64, Option<f64>)> = merged.iter().map(|(&doc, m)| (doc, m.evidence)).collect();
+    e.sort_by_key(|&(doc, _)| doc);
+    e
+}
 
 #[test]
 fn sums_join_the_merge_through_the_handles_and_by_id_for_the_rest() {
@@ -15,18 +25,17 @@ fn sums_join_the_merge_through_the_handles_and_by_id_for_the_rest() {
     // d and e were reached from elsewhere (a favorite): their handles come by id.
     let sums: NodeMap<f64> = [(1, 0.5), (2, 0.7), (3, 0.2), (4, 0.9)].into_iter().collect();
     let papers: Papers<i64> = [("d".to_string(), (13, None)), ("e".to_string(), (14, None))].into_iter().collect();
-    let merged: Merged<i64> =
-        [11, 13].into_iter().map(|doc| (doc, MergedPaper { id: None, distance: None, year: None })).collect();
-    let mut joined = in_merge_by_node(&graph, &sums, &handles, &papers, &merged).unwrap();
-    joined.sort_by_key(|&(doc, _)| doc);
-    // a has no sum, c is no paper, e is not in the merge.
-    assert_eq!(joined, [(11, 0.5), (13, 0.2)]);
+    let mut m = merged([11, 13]);
+    let max = evidence_into_merge(&graph, &sums, &handles, &papers, &mut m).unwrap();
+    // a has no sum, c is no paper, e is not in the merge: the largest is b's.
+    assert_eq!(evidence(&m), [(11, Some(0.5)), (13, Some(0.2))]);
+    assert_eq!(max, 0.5);
 
-    // Every summed node read by the walk: nothing to look up by id.
-    let read: NodeMap<f64> = [(0, 0.3), (1, 0.5)].into_iter().collect();
-    let merged_a: Merged<i64> =
-        [10, 11].into_iter().map(|doc| (doc, MergedPaper { id: None, distance: None, year: None })).collect();
-    let mut joined = in_merge_by_node(&MemoryGraph::default(), &read, &handles, &Papers::default(), &merged_a).unwrap();
-    joined.sort_by_key(|&(doc, _)| doc);
-    assert_eq!(joined, [(10, 0.3), (11, 0.5)]);
+    // Every summed node read by the walk: nothing to look up by id; a
+    // merged paper no seed reached keeps none.
+    let read: NodeMap<f64> = [(1, 0.5)].into_iter().collect();
+    let mut m = merged([10, 11]);
+    let max = evidence_into_merge(&MemoryGraph::default(), &read, &handles, &Papers::default(), &mut m).unwrap();
+    assert_eq!(evidence(&m), [(10, None), (11, Some(0.5))]);
+    assert_eq!(max, 0.5);
 }

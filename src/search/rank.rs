@@ -36,8 +36,8 @@ use super::query::ParsedQuery;
 use super::request::{GraphScore, Mode, SearchRequest, Weights};
 use super::retriever::{Details, Local, Merged, MergedPaper, PaperScores, Papers, Retriever, fill_ids};
 use super::score::{
-    ScoreParts, SeedWalk, evidence_of, final_score, graph_score, normalised, recency_score, seed_evidence, seed_nodes,
-    seed_walks,
+    ScoreParts, SeedWalk, WeightedScale, evidence_sums, final_score, graph_score, normalised, recency_score,
+    seed_evidence, seed_nodes, seed_walks,
 };
 use crate::embed::SemanticIndex;
 use crate::evidence::{self, Evidence, EvidenceParams, EvidenceQuery};
@@ -226,18 +226,19 @@ pub(crate) fn rank<R: Retriever>(
     let mut merged: Merged<R::Doc> = Merged::default();
     merged.reserve(walk.papers.len() + pool.len());
     for &(doc, distance, year) in &walk.papers {
-        merged.insert(doc, MergedPaper { id: None, distance: Some(distance), year });
+        merged.insert(doc, MergedPaper { id: None, distance: Some(distance), year, evidence: None });
     }
     for (id, &distance) in &by_id {
         if let Some(&(doc, year)) = papers.get(id) {
-            let m = merged.entry(doc).or_insert(MergedPaper { id: None, distance: Some(distance), year });
+            let m =
+                merged.entry(doc).or_insert(MergedPaper { id: None, distance: Some(distance), year, evidence: None });
             m.distance = Some(m.distance.map_or(distance, |d| d.min(distance)));
             m.id = Some(id.clone());
         }
     }
     for s in pool {
         let year = papers.get(&s.id).and_then(|&(_, year)| year);
-        let m = merged.entry(s.doc).or_insert(MergedPaper { id: None, distance: None, year });
+        let m = merged.entry(s.doc).or_insert(MergedPaper { id: None, distance: None, year, evidence: None });
         m.id.get_or_insert_with(|| s.id.clone());
     }
     // The filter: only papers that pass are ranked and shown (the walk above
@@ -256,7 +257,9 @@ pub(crate) fn rank<R: Retriever>(
     };
     let max_own = scores.iter().map(|s| s.bm25).fold(0.0, f64::max);
     let max_first = scores.iter().map(|s| s.first).fold(0.0, f64::max);
-    let evidence = match params.graph_score {
+    // The weighted graph score: each merged paper's evidence, summed by node
+    // and written into the merge; its scale, from the largest.
+    let scale = match params.graph_score {
         GraphScore::ByHops => None,
         GraphScore::Weighted => {
             let mut seeds: Vec<(String, f64)> = seeds.iter().map(|s| (s.id.clone(), s.score)).collect();
@@ -266,16 +269,16 @@ pub(crate) fn rank<R: Retriever>(
             }
             let norm = |s: f64| normalised(s, max_first);
             let graph = r.graph();
-            let keys = |sums: &NodeMap<f64>| in_merge_by_node(graph, sums, &walk.handles, &papers, &merged);
-            Some(match walked {
+            let sums = match walked {
                 Some(mut walks) => {
                     // The favorites' seeds (after the query's) walked here.
                     let more: Vec<String> = seeds[walks.len()..].iter().map(|(id, _)| id.clone()).collect();
                     walks.extend(seed_walks(graph, &seed_nodes(graph, &more)?, params.reach())?);
-                    evidence_of(&seeds, &walks, norm, walk.handles.len(), keys)?
+                    evidence_sums(&seeds, &walks, norm, walk.handles.len())
                 }
-                None => seed_evidence(graph, &seeds, norm, params.reach(), walk.handles.len(), keys)?,
-            })
+                None => seed_evidence(graph, &seeds, norm, params.reach(), walk.handles.len())?,
+            };
+            Some(WeightedScale::new(evidence_into_merge(graph, &sums, &walk.handles, &papers, &mut merged)?))
         }
     };
     // A favorite lifts only the papers this query reaches (issue 27): the
@@ -309,9 +312,9 @@ pub(crate) fn rank<R: Retriever>(
             return None;
         }
         let fused = normalised(s.first, max_first);
-        let graph_score = match &evidence {
+        let graph_score = match scale {
             None => graph_score(m.distance),
-            Some(e) => e.get(&doc).copied().unwrap_or(0.0),
+            Some(scale) => scale.score(m.evidence),
         };
         let recency_score = recency_score(m.year, min_year, max_year);
         let reached = own_evidence(s) || reach.as_ref().is_none_or(|q| m.id.as_ref().is_some_and(|id| q.contains(id)));
@@ -511,25 +514,30 @@ fn graph_via<R: Retriever>(
         .collect())
 }
 
-/// The merged papers among the nodes a walk reached (`sums`, each node's
-/// graph evidence), each with its key in the merge and its sum: through
-/// the walk's handles (in node order) where it read them, else by id.
-fn in_merge_by_node<D: Copy + Hash + Eq>(
+/// Writes each merged paper's sum of `sums` (each reached node's graph
+/// evidence) into its `evidence`, and gives the largest: the merged papers
+/// found through the walk's handles (in node order) where it read them,
+/// else by id.
+fn evidence_into_merge<D: Copy + Hash + Eq>(
     graph: &impl Adjacency,
     sums: &NodeMap<f64>,
     handles: &[(Node, Option<D>)],
     papers: &Papers<D>,
-    merged: &Merged<D>,
-) -> anyhow::Result<Vec<(D, f64)>> {
-    let mut out = Vec::with_capacity(sums.len());
+    merged: &mut Merged<D>,
+) -> anyhow::Result<f64> {
+    let mut max = 0.0;
+    let mut put = |doc: &D, sum: f64| {
+        if let Some(m) = merged.get_mut(doc) {
+            m.evidence = Some(sum);
+            max = f64::max(max, sum);
+        }
+    };
     let mut read = 0;
     for (node, doc) in handles {
         if let Some(&sum) = sums.get(node) {
             read += 1;
-            if let Some(doc) = doc
-                && merged.contains_key(doc)
-            {
-                out.push((*doc, sum));
+            if let Some(doc) = doc {
+                put(doc, sum);
             }
         }
     }
@@ -539,14 +547,12 @@ fn in_merge_by_node<D: Copy + Hash + Eq>(
         let unread: Vec<Node> =
             sums.keys().copied().filter(|n| handles.binary_search_by_key(n, |&(h, _)| h).is_err()).collect();
         for (node, id) in graph.ids_of(&unread)? {
-            if let Some(&(doc, _)) = papers.get(&id)
-                && merged.contains_key(&doc)
-            {
-                out.push((doc, sums[&node]));
+            if let Some((doc, _)) = papers.get(&id) {
+                put(doc, sums[&node]);
             }
         }
     }
-    Ok(out)
+    Ok(max)
 }
 
 /// A shown hit's snippet: the evidence sentences of its abstract, or of its

@@ -55,6 +55,9 @@ pub struct MergedPaper {
     /// Its walk distance; `None`: not reached, from the first stage's pool.
     pub distance: Option<u32>,
     pub year: Option<i32>,
+    /// The `weighted` graph score's evidence for it, once summed (`None`:
+    /// no seed reaches it, or the graph score is `by-hops`).
+    pub evidence: Option<f64>,
 }
 
 /// The merged set, by the retriever's handle.

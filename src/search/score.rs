@@ -23,13 +23,9 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::hash::Hash;
 
 use super::request::{Mode, SearchRequest, Weights};
 use crate::graph::{Adjacency, Bfs, Node, NodeMap, Reach, bfs_nodes_into};
-
-/// Each merged paper's weighted graph evidence, by the merge's key.
-pub(crate) type Evidence<K> = HashMap<K, f64, foldhash::fast::FixedState>;
 
 /// `graph_score` of the `by-hops` mode for a walk distance: 1 / 0.6 / 0.3 / 0.
 pub fn graph_score(distance: Option<u32>) -> f64 {
@@ -65,25 +61,21 @@ pub fn final_score(w: Weights, fused: f64, graph: f64, recency: f64, feedback: f
     w.bm25 * fused + w.graph * graph + w.recency * recency + feedback
 }
 
-/// The `weighted` graph score of every merged paper: the first-stage
-/// evidence of the seeds (id, first-stage score) that reach it, each
-/// scaled by `norm` and decayed by distance, then log-scaled to [0, 1].
-/// The walk goes over `adj` (the store's edges, or a cluster's); `merged`
-/// takes the sums by node of the nodes reached (room for `reached` of them
-/// is made at the start: the walk from all the seeds reached that many)
-/// and gives the merged papers among them, each with its key in the merge
-/// and its sum.
-pub(crate) fn seed_evidence<K: Hash + Eq>(
+/// The `weighted` graph evidence of every node the seeds (id, first-stage
+/// score) reach: each seed's score scaled by `norm` and decayed by
+/// distance, summed by node ([`evidence_sums`]). The walk goes over `adj`
+/// (the store's edges, or a cluster's); room for `reached` nodes is made
+/// at the start (the walk from all the seeds reached that many).
+pub(crate) fn seed_evidence(
     adj: &impl Adjacency,
     seeds: &[(String, f64)],
     norm: impl Fn(f64) -> f64,
     reach: Reach,
     reached: usize,
-    merged: impl FnOnce(&NodeMap<f64>) -> anyhow::Result<Vec<(K, f64)>>,
-) -> anyhow::Result<Evidence<K>> {
+) -> anyhow::Result<NodeMap<f64>> {
     let ids: Vec<String> = seeds.iter().map(|(id, _)| id.clone()).collect();
     let walks = seed_walks(adj, &seed_nodes(adj, &ids)?, reach)?;
-    evidence_of(seeds, &walks, norm, reached, merged)
+    Ok(evidence_sums(seeds, &walks, norm, reached))
 }
 
 /// Each seed's walk: the nodes it reaches at 1 step or more, with their
@@ -113,16 +105,14 @@ pub(crate) fn seed_walks(adj: &impl Adjacency, nodes: &[Option<Node>], reach: Re
     Ok(walks)
 }
 
-/// [`seed_evidence`] from the seeds' walks (`walks[i]` is `seeds[i]`'s).
-pub(crate) fn evidence_of<K: Hash + Eq>(
+/// [`seed_evidence`] from the seeds' walks (`walks[i]` is `seeds[i]`'s):
+/// the sums by node, in seed order.
+pub(crate) fn evidence_sums(
     seeds: &[(String, f64)],
     walks: &[SeedWalk],
     norm: impl Fn(f64) -> f64,
     reached: usize,
-    merged: impl FnOnce(&NodeMap<f64>) -> anyhow::Result<Vec<(K, f64)>>,
-) -> anyhow::Result<Evidence<K>> {
-    // The sums by node, in seed order; the merged papers among the nodes
-    // reached, once at the end.
+) -> NodeMap<f64> {
     let mut by_node: NodeMap<f64> = NodeMap::with_capacity_and_hasher(reached, Default::default());
     for ((_, score), walk) in seeds.iter().zip(walks) {
         let Some(walk) = walk else { continue };
@@ -131,17 +121,32 @@ pub(crate) fn evidence_of<K: Hash + Eq>(
             *by_node.entry(n).or_default() += strength * graph_score(Some(d));
         }
     }
-    let in_merge = merged(&by_node)?;
-    let mut evidence = Evidence::with_capacity_and_hasher(in_merge.len(), Default::default());
-    evidence.extend(in_merge);
-    let max = evidence.values().copied().fold(0.0, f64::max);
-    if max > 0.0 {
-        let scale = (1.0 + max).ln();
-        for v in evidence.values_mut() {
-            *v = (1.0 + *v).ln() / scale;
+    by_node
+}
+
+/// `graph_score` of the `weighted` mode: a merged paper's evidence (`None`:
+/// no seed reaches it) log-scaled by the largest in the merged set.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct WeightedScale {
+    /// `ln(1 + max evidence)`; `None` when that max is not positive (then
+    /// the score is the evidence itself).
+    scale: Option<f64>,
+}
+
+impl WeightedScale {
+    /// The scale of a merged set whose largest evidence is `max`.
+    pub(crate) fn new(max: f64) -> WeightedScale {
+        WeightedScale { scale: (max > 0.0).then(|| (1.0 + max).ln()) }
+    }
+
+    /// The graph score of a paper with `evidence`: `ln(1 + e) / ln(1 + max)`, 0 without any.
+    pub(crate) fn score(self, evidence: Option<f64>) -> f64 {
+        match (evidence, self.scale) {
+            (None, _) => 0.0,
+            (Some(e), Some(scale)) => (1.0 + e).ln() / scale,
+            (Some(e), None) => e,
         }
     }
-    Ok(evidence)
 }
 
 /// The formula a search ranked by, as one line:
@@ -238,6 +243,18 @@ mod tests {
     #[test]
     fn graph_scores_follow_the_spec() {
         assert_eq!([Some(0), Some(1), Some(2), Some(3), None].map(graph_score), [1.0, 0.6, 0.3, 0.0, 0.0]);
+    }
+
+    #[test]
+    fn weighted_scores_are_the_log_of_the_evidence_over_the_largest() {
+        let s = WeightedScale::new(3.0);
+        assert_eq!(s.score(Some(3.0)), 1.0);
+        assert_eq!(s.score(Some(1.0)), 2f64.ln() / 4f64.ln());
+        assert_eq!(s.score(Some(0.0)), 0.0);
+        assert_eq!(s.score(None), 0.0);
+        // No positive evidence anywhere: the evidence itself.
+        assert_eq!(WeightedScale::new(0.0).score(Some(0.0)), 0.0);
+        assert_eq!(WeightedScale::new(0.0).score(None), 0.0);
     }
 
     #[test]
