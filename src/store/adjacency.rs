@@ -58,19 +58,25 @@ pub(super) fn parse(text: Option<&str>) -> Option<Vec<Node>> {
 fn parse_canonical(text: &[u8]) -> Option<Vec<Node>> {
     let inner = text.strip_prefix(b"[")?.strip_suffix(b"]")?;
     let mut out = Vec::with_capacity(inner.len() / 6 + 1);
-    for item in inner.split(|&b| b == b',') {
-        if item.is_empty() || item.len() > 18 {
+    // One pass: a number's digits (at most 18, which cannot overflow), a
+    // comma after each but the last.
+    let (mut n, mut digits): (Node, u32) = (0, 0);
+    for &b in inner {
+        let d = b.wrapping_sub(b'0');
+        if d < 10 && digits < 18 {
+            n = n * 10 + Node::from(d);
+            digits += 1;
+        } else if b == b',' && digits > 0 {
+            out.push(n);
+            (n, digits) = (0, 0);
+        } else {
             return None;
         }
-        let mut n: Node = 0;
-        for &b in item {
-            if !b.is_ascii_digit() {
-                return None;
-            }
-            n = n * 10 + Node::from(b - b'0');
-        }
-        out.push(n);
     }
+    if digits == 0 {
+        return None;
+    }
+    out.push(n);
     Some(out)
 }
 
