@@ -40,10 +40,10 @@ impl<'a> SearchGraph<'a> {
     /// hits shown).
     pub(crate) fn walk_papers(&self, seeds: &[String], reach: Reach) -> anyhow::Result<Walk<i64>> {
         let (Bfs { dist, via, .. }, unknown) = walk_by_id(self, seeds, reach)?;
-        let mut walk = Walk { ids: unknown.into_iter().collect(), ..Walk::default() };
+        let mut walk = Walk { ids: unknown.into_iter().collect(), via, ..Walk::default() };
         // By node, with each one's distance beside it (no lookup per node below).
         let mut reached: Vec<(Node, u32)> = dist.into_iter().collect();
-        reached.sort_unstable_by_key(|&(n, _)| n);
+        sort_by_node(&mut reached);
         let nodes: Vec<Node> = reached.iter().map(|&(n, _)| n).collect();
         walk.papers.reserve(nodes.len());
         walk.handles.reserve(nodes.len());
@@ -51,9 +51,6 @@ impl<'a> SearchGraph<'a> {
             let (node, distance) = reached[i];
             if let Some(doc) = doc {
                 walk.papers.push((doc, distance, year));
-                if let Some(&cut) = via.get(&node) {
-                    walk.via.insert(doc, cut);
-                }
             }
             walk.handles.push((node, doc));
         })?;
@@ -76,6 +73,40 @@ impl<'a> SearchGraph<'a> {
         let read_since = std::mem::replace(&mut *edges, lent.0);
         edges.extend(read_since);
     }
+}
+
+/// Sorts a walk's reached nodes (each once) by node: a comparison sort for
+/// a short list; for a long one (a walk at 1M reaches some 52,000 nodes),
+/// 11 bits of the node at a time, the lowest first, each pass stable.
+fn sort_by_node(reached: &mut Vec<(Node, u32)>) {
+    const SHORT: usize = 1 << 12;
+    const BITS: u32 = 11;
+    let max = reached.iter().map(|&(n, _)| n).max().unwrap_or(0);
+    if reached.len() < SHORT || reached.iter().any(|&(n, _)| n < 0) {
+        reached.sort_unstable_by_key(|&(n, _)| n);
+        return;
+    }
+    let passes = (u64::BITS - (max as u64).leading_zeros()).div_ceil(BITS);
+    let mut from = std::mem::take(reached);
+    let mut to = vec![(0, 0); from.len()];
+    for pass in 0..passes {
+        let digit = |n: Node| ((n as u64) >> (pass * BITS)) as usize & ((1 << BITS) - 1);
+        let mut at = vec![0usize; 1 << BITS];
+        for &(n, _) in &from {
+            at[digit(n)] += 1;
+        }
+        let mut sum = 0;
+        for c in &mut at {
+            (*c, sum) = (sum, sum + *c);
+        }
+        for &(n, d) in &from {
+            let i = digit(n);
+            to[at[i]] = (n, d);
+            at[i] += 1;
+        }
+        std::mem::swap(&mut from, &mut to);
+    }
+    *reached = from;
 }
 
 /// The lists a search's graph has read, lent to walk on another thread
@@ -149,6 +180,37 @@ impl Adjacency for SearchGraph<'_> {
 mod tests {
     use super::*;
     use crate::graph::{Direction, Reach, bfs_nodes};
+
+    /// A long list sorted by digits comes out as a comparison sort leaves
+    /// it, nodes past 2^33 too; a short one, or one with a negative node,
+    /// by that sort.
+    #[test]
+    fn reached_nodes_sort_by_node_as_a_comparison_sort_does() {
+        let mut x: u64 = 11;
+        let mut next = || {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            x >> 20
+        };
+        for (len, span, negative) in
+            [(10, 1_000, false), (50_000, 1 << 20, false), (9_000, 1 << 34, false), (5_000, 10, true)]
+        {
+            let mut seen = std::collections::HashSet::new();
+            let mut list: Vec<(Node, u32)> = Vec::new();
+            while list.len() < len {
+                let n = (next() % span) as Node - if negative { 5 } else { 0 };
+                if seen.insert(n) {
+                    list.push((n, (next() % 3) as u32));
+                }
+                if negative && seen.len() as u64 == span {
+                    break;
+                }
+            }
+            let mut want = list.clone();
+            want.sort_unstable_by_key(|&(n, _)| n);
+            sort_by_node(&mut list);
+            assert_eq!(list, want, "{len} nodes under {span}");
+        }
+    }
 
     /// The lists a search's walk read, lent, walk from each of its seeds
     /// as the stored graph does; a list not read is an error, never an
