@@ -101,14 +101,16 @@ pub(crate) struct Walk<D> {
     /// Reached ids the walk did not map to papers (seeds the graph does
     /// not know; every reached id, for a retriever whose walk reads ids only).
     pub ids: Reached,
-    /// The reached papers (by handle) first reached through a list the
-    /// walk cut to its fan-out, with that cut (what a hit explains).
-    pub via: HashMap<D, Cut, foldhash::fast::FixedState>,
+    /// The reached nodes first reached through a list the walk cut to its
+    /// fan-out, with that cut (what a hit explains): by node, as the walk
+    /// found them (a hit's node comes from `handles`, or by id for a walk
+    /// that reads ids only).
+    pub via: NodeMap<Cut>,
 }
 
 impl<D> Default for Walk<D> {
     fn default() -> Walk<D> {
-        Walk { papers: Vec::new(), handles: Vec::new(), ids: Reached::default(), via: HashMap::default() }
+        Walk { papers: Vec::new(), handles: Vec::new(), ids: Reached::default(), via: NodeMap::default() }
     }
 }
 

@@ -358,8 +358,7 @@ impl<'a> Retriever for Remote<'a> {
         for (node, id) in self.graph.ids_of(&nodes)? {
             ids.insert(id, walk.dist[&node]);
         }
-        // A handle is the node this search gave the id: the cuts are by handle already.
-        Ok(Walk { ids: ids.into_iter().collect(), via: walk.via.into_iter().collect(), ..Walk::default() })
+        Ok(Walk { ids: ids.into_iter().collect(), via: walk.via, ..Walk::default() })
     }
 
     /// A handle is the node this search gave the id.
