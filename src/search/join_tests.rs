@@ -1,9 +1,10 @@
-//! [`super::evidence_into_merge`]: the weighted score's sums by node
-//! written into the merged papers, through the walk's handles (a list in
-//! node order) and, for a node the walk did not read, by id.
+//! The walk joined to the merged papers: [`super::evidence_into_merge`],
+//! the weighted score's sums by node written into the merged papers, and
+//! [`super::graph_via`], a shown hit's cut; each through the walk's
+//! handles (a list in node order) and, for a node the walk did not read, by id.
 
-use super::evidence_into_merge;
-use crate::graph::{MemoryGraph, NodeMap};
+use super::{GraphVia, Scored, evidence_into_merge, graph_via};
+use crate::graph::{Cut, Direction, MemoryGraph, NodeMap};
 use crate::search::retriever::{Merged, MergedPaper, Papers};
 
 fn merged(docs: [i64; 2]) -> Merged<i64> {
@@ -38,4 +39,42 @@ fn sums_join_the_merge_through_the_handles_and_by_id_for_the_rest() {
     let max = evidence_into_merge(&MemoryGraph::default(), &read, &handles, &Papers::default(), &mut m).unwrap();
     assert_eq!(evidence(&m), [(10, None), (11, Some(0.5))]);
     assert_eq!(max, 0.5);
+}
+
+/// A shown hit at `doc` (only its handle matters here).
+fn shown(id: &str, doc: i64) -> (String, Scored<i64>) {
+    let h = Scored {
+        id: None,
+        doc,
+        year: None,
+        bm25_score: 0.0,
+        bm25_norm: 0.0,
+        distance: Some(1),
+        graph_score: 0.0,
+        recency_score: 0.0,
+        final_score: 0.0,
+        fused: 0.0,
+        dense: None,
+        rerank: None,
+        excluded: false,
+        reached: true,
+    };
+    (id.to_string(), h)
+}
+
+#[test]
+fn a_shown_hits_cut_is_found_through_the_handles_or_by_id() {
+    // Nodes: x 0, hub 1, y 2, z 3. The walk reached x through hub's citers, cut.
+    let graph = MemoryGraph::new([("x", "hub"), ("y", "hub"), ("z", "hub")]);
+    let via: NodeMap<Cut> = [(0, Cut { node: 1, direction: Direction::Citations, total: 3 })].into_iter().collect();
+    let want = Some(GraphVia { paper: "hub".to_string(), direction: Direction::Citations, followed: 2, total: 3 });
+    // A walk that read handles (doc ids 100 + node): the hit at doc 100 is node 0.
+    let handles = [(0, Some(100)), (1, Some(101)), (2, Some(102))];
+    let hits = [shown("x", 100), shown("y", 102), shown("w", 7)];
+    assert_eq!(graph_via(&graph, &handles, &via, &hits, Some(2)).unwrap(), [want.clone(), None, None]);
+    // A walk that reads ids only (its handles are the nodes): by id.
+    let hits = [shown("y", 2), shown("x", 0)];
+    assert_eq!(graph_via(&graph, &[], &via, &hits, Some(2)).unwrap(), [None, want]);
+    // No cut: nothing looked up.
+    assert_eq!(graph_via(&graph, &handles, &NodeMap::default(), &hits, None).unwrap(), [None, None]);
 }

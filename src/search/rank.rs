@@ -365,7 +365,7 @@ pub(crate) fn rank<R: Retriever>(
         }
     }
     let scored = page(r, contenders, end, request.offset)?;
-    let via = graph_via(r, &walk.handles, &walk.via, &scored, params.fan_out)?;
+    let via = graph_via(r.graph(), &walk.handles, &walk.via, &scored, params.fan_out)?;
 
     // Hydrate the hits shown, as far as the request asks: their details,
     // then their evidence sentences through `evidence`.
@@ -492,29 +492,29 @@ mod join_tests;
 /// Each shown hit's [`GraphVia`]: its node from the walk's `handles` (by
 /// id for a walk that read none), its cut from the walk's `via`, the cut
 /// papers' ids read in one call.
-fn graph_via<R: Retriever>(
-    r: &R,
-    handles: &[(Node, Option<R::Doc>)],
+fn graph_via<D: Copy + Hash + Eq>(
+    graph: &impl Adjacency,
+    handles: &[(Node, Option<D>)],
     via: &NodeMap<Cut>,
-    shown: &[(String, Scored<R::Doc>)],
+    shown: &[(String, Scored<D>)],
     fan_out: FanOut,
 ) -> anyhow::Result<Vec<Option<GraphVia>>> {
     if via.is_empty() {
         return Ok(vec![None; shown.len()]);
     }
-    let node_of: HashMap<R::Doc, Node> = if handles.is_empty() {
+    let node_of: HashMap<D, Node> = if handles.is_empty() {
         let ids: Vec<String> = shown.iter().map(|(id, _)| id.clone()).collect();
-        let nodes: HashMap<String, Node> = r.graph().nodes_of(&ids)?.into_iter().collect();
+        let nodes: HashMap<String, Node> = graph.nodes_of(&ids)?.into_iter().collect();
         shown.iter().filter_map(|(id, h)| Some((h.doc, *nodes.get(id)?))).collect()
     } else {
-        let docs: HashSet<R::Doc> = shown.iter().map(|(_, h)| h.doc).collect();
+        let docs: HashSet<D> = shown.iter().map(|(_, h)| h.doc).collect();
         handles.iter().filter_map(|&(n, d)| d.filter(|d| docs.contains(d)).map(|d| (d, n))).collect()
     };
     let cuts: Vec<Option<Cut>> =
         shown.iter().map(|(_, h)| node_of.get(&h.doc).and_then(|n| via.get(n)).copied()).collect();
     let nodes: Vec<Node> = cuts.iter().flatten().map(|c| c.node).collect();
     let ids: NodeMap<String> =
-        if nodes.is_empty() { NodeMap::default() } else { r.graph().ids_of(&nodes)?.into_iter().collect() };
+        if nodes.is_empty() { NodeMap::default() } else { graph.ids_of(&nodes)?.into_iter().collect() };
     Ok(cuts
         .into_iter()
         .map(|c| {
