@@ -81,8 +81,8 @@ impl<'a> SearchGraph<'a> {
 fn sort_by_node(reached: &mut Vec<(Node, u32)>) {
     const SHORT: usize = 1 << 12;
     const BITS: u32 = 11;
-    let max = reached.iter().map(|&(n, _)| n).max().unwrap_or(0);
-    if reached.len() < SHORT || reached.iter().any(|&(n, _)| n < 0) {
+    let (min, max) = reached.iter().fold((0, 0), |(lo, hi), &(n, _)| (n.min(lo), n.max(hi)));
+    if reached.len() < SHORT || min < 0 {
         reached.sort_unstable_by_key(|&(n, _)| n);
         return;
     }
