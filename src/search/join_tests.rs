@@ -3,6 +3,7 @@
 //! [`super::graph_via`], a shown hit's cut; each through the walk's
 //! handles (a list in node order) and, for a node the walk did not read, by id.
 
+use super::page_tests::scored;
 use super::{GraphVia, Scored, evidence_into_merge, graph_via};
 use crate::graph::{Cut, Direction, MemoryGraph, NodeMap};
 use crate::search::retriever::{Merged, MergedPaper, Papers};
@@ -43,23 +44,7 @@ fn sums_join_the_merge_through_the_handles_and_by_id_for_the_rest() {
 
 /// A shown hit at `doc` (only its handle matters here).
 fn shown(id: &str, doc: i64) -> (String, Scored<i64>) {
-    let h = Scored {
-        id: None,
-        doc,
-        year: None,
-        bm25_score: 0.0,
-        bm25_norm: 0.0,
-        distance: Some(1),
-        graph_score: 0.0,
-        recency_score: 0.0,
-        final_score: 0.0,
-        fused: 0.0,
-        dense: None,
-        rerank: None,
-        excluded: false,
-        reached: true,
-    };
-    (id.to_string(), h)
+    (id.to_string(), scored(doc, 0.0, None))
 }
 
 #[test]

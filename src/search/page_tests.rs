@@ -8,8 +8,9 @@ use crate::search::SearchRequest;
 use crate::search::retriever::Local;
 use crate::store::Store;
 
-/// A scored paper: `doc`, its score, and its id when the merge had read it.
-fn scored(doc: i64, final_score: f64, id: Option<&str>) -> Scored<i64> {
+/// A scored paper: `doc`, its score, and its id when the merge had read it
+/// (also `join_tests`' shown hits).
+pub(super) fn scored(doc: i64, final_score: f64, id: Option<&str>) -> Scored<i64> {
     Scored {
         id: id.map(str::to_string),
         doc,
