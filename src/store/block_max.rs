@@ -38,7 +38,7 @@ use std::collections::BinaryHeap;
 
 use rusqlite::Connection;
 
-use super::blocks::{Block, Field, decode_into, term_blocks, term_id_df};
+use super::blocks::{BLOCK_SIZE, Field, decode, decode_into, term_id_df};
 use super::lengths::Lengths;
 use super::{IndexMeta, Posting};
 use crate::bm25::{LengthNorms, TermWeight};
@@ -56,20 +56,33 @@ pub struct DecodeCount {
     pub total: u64,
 }
 
-/// One query term's blocks, their bounds and those decoded so far.
+/// One query term's blocks, their bounds and those decoded so far. The
+/// blocks' blobs are copied into one buffer as the term's rows are read (a
+/// common term at 1M has some 6,000 blocks: one allocation, not one each).
 struct TermList {
     weight: TermWeight,
-    blocks: Vec<Block>,
+    blocks: Vec<BlockAt>,
+    /// Every block's blob, one after the other in doc order.
+    data: Vec<u8>,
     bounds: Vec<f64>,
     decoded: Vec<Option<Vec<Posting>>>,
+}
+
+/// A block as [`top_k`] needs it: its last doc, its count of postings and
+/// where its blob ends in [`TermList::data`] (it starts where the one
+/// before it ends).
+struct BlockAt {
+    last_doc: i64,
+    n: u32,
+    end: usize,
 }
 
 impl TermList {
     fn postings(&mut self, i: usize, lengths: &Lengths, count: &mut DecodeCount) -> anyhow::Result<&[Posting]> {
         if self.decoded[i].is_none() {
             let b = &self.blocks[i];
-            let p = b
-                .decode(lengths)
+            let start = if i == 0 { 0 } else { self.blocks[i - 1].end };
+            let p = decode(&self.data[start..b.end], b.n as usize, lengths)
                 .map_err(|e| e.context(format!("index damaged: block ending at doc {}", b.last_doc)))?;
             count.decoded += p.len() as u64;
             self.decoded[i] = Some(p);
@@ -82,13 +95,25 @@ impl TermList {
 fn term_lists(conn: &Connection, meta: &IndexMeta, terms: &[(String, u32)]) -> anyhow::Result<Vec<TermList>> {
     let bm25 = meta.bm25();
     let mut lists = Vec::with_capacity(terms.len());
+    let mut stmt = conn.prepare_cached(Field::Papers.select_all())?;
     for (term, count) in terms {
         let Some((term_id, df)) = term_id_df(conn, term)? else { continue };
         let weight = bm25.weight(meta.num_docs, meta.avgdl, df, *count);
-        let blocks = term_blocks(conn, term_id)?;
-        let bounds = blocks.iter().map(|b| weight.score(b.max_tf, b.min_len) * BOUND_SLACK).collect();
+        // Room for full blocks of `df` postings, about 2 bytes each (a
+        // guess for the blobs: they grow past it if need be).
+        let room = usize::try_from(df).unwrap_or(0);
+        let (mut blocks, mut bounds) = (Vec::with_capacity(room.div_ceil(BLOCK_SIZE)), Vec::new());
+        let mut data = Vec::with_capacity(room.saturating_mul(2));
+        let mut rows = stmt.query([term_id])?;
+        while let Some(row) = rows.next()? {
+            let (last_doc, n, max_tf, min_len): (i64, u32, u32, u32) =
+                (row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?);
+            data.extend_from_slice(row.get_ref(4)?.as_blob()?);
+            blocks.push(BlockAt { last_doc, n, end: data.len() });
+            bounds.push(weight.score(max_tf, min_len) * BOUND_SLACK);
+        }
         let decoded = vec![None; blocks.len()];
-        lists.push(TermList { weight, blocks, bounds, decoded });
+        lists.push(TermList { weight, blocks, data, bounds, decoded });
     }
     Ok(lists)
 }

@@ -188,3 +188,41 @@ fn a_rare_term_spares_the_blocks_of_a_common_one() {
     assert_eq!(count.total, 2005);
     assert!(count.decoded <= 5 + 10 * 128, "{count:?}");
 }
+
+#[test]
+fn a_damaged_block_among_many_is_named_and_its_neighbours_decode_as_stored() {
+    // "x" in 1,000 papers: 8 blocks, read into one buffer. The third block's
+    // blob cut short: a search decoding it fails and names it; one that
+    // needs only the blocks around it is not disturbed.
+    let docs: Vec<(String, String)> = (0..1000)
+        .map(|i| (format!("p{i}"), if i == 900 { "x x x x".to_string() } else { format!("x {}", "y ".repeat(9)) }))
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let path = build(dir.path(), &docs);
+    let terms = [("x".to_string(), 1)];
+    let all = bits(Store::open(&path).unwrap().bm25_top_k(&terms, 1000).unwrap());
+    let raw = Connection::open(&path).unwrap();
+    let third: i64 = raw
+        .query_row(
+            "SELECT b.last_doc FROM posting_blocks b JOIN terms t ON t.term_id = b.term_id
+             WHERE t.term = 'x' ORDER BY b.last_doc LIMIT 1 OFFSET 2",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let before = raw
+        .execute(
+            "UPDATE posting_blocks SET data = substr(data, 1, 5)
+             WHERE last_doc = ?1 AND term_id = (SELECT term_id FROM terms WHERE term = 'x')",
+            [third],
+        )
+        .unwrap();
+    assert_eq!(before, 1);
+    let store = Store::open(&path).unwrap();
+    // The best paper (doc 901, in the 8th block) alone: the damaged block's bound cannot reach it.
+    let best = store.bm25_top_k(&terms, 1).unwrap();
+    let want: Vec<(i64, u64)> = all.iter().copied().filter(|&(doc, _)| doc == 901).collect();
+    assert_eq!(bits(best.clone()), want, "{best:?}");
+    let err = store.bm25_top_k(&terms, 1000).unwrap_err();
+    assert!(format!("{err:#}").contains(&format!("index damaged: block ending at doc {third}")), "{err:#}");
+}
