@@ -358,12 +358,14 @@ impl<'a> Retriever for Local<'a> {
                     Mode::Bm25 => first.list.iter().map(|(_, c)| (c.doc, c.score)).collect(),
                     _ => DocScores::default(),
                 };
-                let rest: Vec<i64> = docs.iter().copied().filter(|d| !known.contains_key(d)).collect();
+                let mut rest: Vec<i64> = Vec::with_capacity(docs.len());
+                rest.extend(docs.iter().copied().filter(|d| !known.contains_key(d)));
                 let mut own = if rest.is_empty() {
                     DocScores::default()
                 } else {
                     self.store.bm25_scores_of(&self.terms, &rest)?
                 };
+                own.reserve(known.len());
                 own.extend(known);
                 own
             }
