@@ -4,8 +4,8 @@
 //! scores. A posting held it until schema 20, as its third varint: 43 % of
 //! the postings' bytes, the same number repeated in each of a paper's ~130
 //! postings. Now a reader loads a field's lengths once (2 bytes a paper in
-//! the file, 4 in memory: 4 MB at 1M papers) and a block's decoder looks
-//! each doc up.
+//! the file and in memory: 2 MB at 1M papers, a length from `0xFFFE` up in
+//! a map beside them) and a block's decoder looks each doc up.
 //!
 //! `papers` and `passages` stay the source, as `nodes` is for `node_meta`:
 //! triggers mark the chunk of a row inserted, changed or deleted in the
@@ -157,12 +157,22 @@ fn decode_into(chunk: i64, data: &[u8], lengths: &mut Lengths) -> anyhow::Result
         }
     };
     let first = chunk << CHUNK_BITS;
-    // Each width's loop on its own, without a branch on the width per entry
-    // (a search at 1M papers loads a million of them first).
+    // A 2-byte chunk's entries are the array's as they are (but for a
+    // length of `LONG`, rare enough to go through `set`): its own loop, with
+    // no branch on the width per entry (a search at 1M papers loads a
+    // million of them first).
     match lengths.near(first, count) {
-        Some(out) if width == 2 => out.iter_mut().zip(body.chunks_exact(2)).for_each(|(o, e)| *o = value(e)),
-        Some(out) => out.iter_mut().zip(body.chunks_exact(4)).for_each(|(o, e)| *o = value(e)),
-        None => body.chunks_exact(width).enumerate().for_each(|(i, e)| lengths.set(first + i as i64, value(e))),
+        Some(out) if width == 2 => {
+            let mut long = Vec::new();
+            for (i, (o, e)) in out.iter_mut().zip(body.chunks_exact(2)).enumerate() {
+                *o = u16::from_le_bytes([e[0], e[1]]);
+                if *o == LONG {
+                    long.push(i);
+                }
+            }
+            long.into_iter().for_each(|i| lengths.set(first + i as i64, u32::from(LONG)));
+        }
+        _ => body.chunks_exact(width).enumerate().for_each(|(i, e)| lengths.set(first + i as i64, value(e))),
     }
     Ok(())
 }
@@ -203,17 +213,27 @@ pub(in crate::store) fn length_of(conn: &Connection, field: Field, doc: i64) -> 
     len.map(|l| stored_len(doc, l)).transpose()
 }
 
-/// One field's lengths in memory, by doc id: an array up to a bound set by
-/// the number of chunks (doc ids are SQLite's rowids, dense from 1), and a
-/// map for a doc id past it (a row a user numbered by hand), so that no doc
-/// id can make the array huge.
+/// One field's lengths in memory, by doc id: an array of 2-byte entries up
+/// to a bound set by the number of chunks (doc ids are SQLite's rowids,
+/// dense from 1: 2 MB at 1M papers), a map for the lengths that do not fit
+/// in an entry, and a map for a doc id past the bound (a row a user
+/// numbered by hand), so that no doc id can make the array huge.
 #[derive(Debug, Default)]
 pub struct Lengths {
-    lens: Vec<u32>,
+    /// A length below [`LONG`]; [`SHORT_NONE`] for no document; [`LONG`]
+    /// for a length in `long`.
+    lens: Vec<u16>,
+    /// The lengths of docs in `lens` from [`LONG`] up.
+    long: HashMap<i64, u32>,
     far: HashMap<i64, u32>,
     /// Doc ids below this go in `lens`.
     bound: usize,
 }
+
+/// An entry of [`Lengths`]'s array for a doc id without a document.
+const SHORT_NONE: u16 = u16::MAX;
+/// An entry of [`Lengths`]'s array whose length is in its `long` map.
+const LONG: u16 = u16::MAX - 1;
 
 impl Lengths {
     /// Empty lengths for an index of `chunks` chunks.
@@ -223,16 +243,16 @@ impl Lengths {
         // room for it at once. Grown chunk by chunk, a 1M-paper array was
         // copied and faulted in afresh at each doubling.
         let lens = Vec::with_capacity(chunks.saturating_mul(1 << CHUNK_BITS).min(bound));
-        Lengths { lens, far: HashMap::new(), bound }
+        Lengths { lens, long: HashMap::new(), far: HashMap::new(), bound }
     }
 
     /// The array's entries for docs `first..first + count`, grown to hold
     /// them, or `None` when they are not all below the bound.
-    fn near(&mut self, first: i64, count: usize) -> Option<&mut [u32]> {
+    fn near(&mut self, first: i64, count: usize) -> Option<&mut [u16]> {
         let first = usize::try_from(first).ok()?;
         let end = first.checked_add(count).filter(|&e| e <= self.bound)?;
         if self.lens.len() < end {
-            self.lens.resize(end, NONE);
+            self.lens.resize(end, SHORT_NONE);
         }
         Some(&mut self.lens[first..end])
     }
@@ -240,7 +260,18 @@ impl Lengths {
     /// Sets (or, with [`NONE`], clears) the length of `doc`.
     fn set(&mut self, doc: i64, len: u32) {
         match self.near(doc, 1) {
-            Some(slot) => slot[0] = len,
+            Some(slot) => {
+                slot[0] = match len {
+                    NONE => SHORT_NONE,
+                    short if short < u32::from(LONG) => short as u16,
+                    _ => LONG,
+                };
+                if slot[0] == LONG {
+                    self.long.insert(doc, len);
+                } else {
+                    self.long.remove(&doc);
+                }
+            }
             None if len == NONE => {
                 self.far.remove(&doc);
             }
@@ -269,7 +300,10 @@ impl Lengths {
         for chunk in dirty {
             let first = chunk << CHUNK_BITS;
             match lengths.near(first, 1 << CHUNK_BITS) {
-                Some(out) => out.fill(NONE),
+                Some(out) => {
+                    out.fill(SHORT_NONE);
+                    lengths.long.retain(|&doc, _| chunk_of(doc) != chunk);
+                }
                 None => lengths.far.retain(|&doc, _| chunk_of(doc) != chunk),
             }
             for (doc, len) in rows_of(conn, field, chunk)? {
@@ -283,7 +317,9 @@ impl Lengths {
     #[inline(always)]
     pub(crate) fn get(&self, doc: i64) -> Option<u32> {
         let len = match self.lens.get(usize::try_from(doc).ok()?) {
-            Some(&len) => len,
+            Some(&short) if short < LONG => return Some(u32::from(short)),
+            Some(&SHORT_NONE) => return None,
+            Some(_) => *self.long.get(&doc)?,
             None if self.far.is_empty() => return None,
             None => *self.far.get(&doc)?,
         };
@@ -372,6 +408,23 @@ mod tests {
         let mut l = Lengths::for_chunks(1);
         decode_into(0, &wide, &mut l).unwrap();
         assert_eq!(l.get(1), Some(70_000));
+        // The lengths around the array's two marks, from chunks of either width.
+        for rows in
+            [vec![(1, 65_533), (2, 65_534), (4, 0)], vec![(1, 65_534), (2, 65_535), (3, 65_536), (5, u32::MAX - 1)]]
+        {
+            let data = encode(0, &rows);
+            let mut l = Lengths::for_chunks(1);
+            decode_into(0, &data, &mut l).unwrap();
+            let got: Vec<Option<u32>> = (1..=5).map(|doc| l.get(doc)).collect();
+            let want: Vec<Option<u32>> = (1..=5).map(|doc| rows.iter().find(|r| r.0 == doc).map(|r| r.1)).collect();
+            assert_eq!(got, want, "width {}", data[0]);
+            assert!(l.far.is_empty() && l.long.len() == rows.iter().filter(|r| r.1 >= 65_534).count());
+            // Set again, short: the map lets the length go.
+            l.set(2, 7);
+            l.set(1, NONE);
+            assert_eq!((l.get(1), l.get(2)), (None, Some(7)));
+            assert!(!l.long.contains_key(&1) && !l.long.contains_key(&2));
+        }
         for bad in [&[][..], &[3, 0, 0, 0][..], &[2, 0, 0, 0][..]] {
             assert!(decode_into(0, bad, &mut Lengths::for_chunks(1)).is_err(), "{bad:?} is malformed");
         }
@@ -417,5 +470,11 @@ mod tests {
         assert_eq!(Lengths::load(&conn, Field::Papers).unwrap().get(4), Some(9), "a dirty chunk from the source");
         assert_eq!(length_of(&conn, Field::Papers, 4).unwrap(), Some(9));
         assert_eq!(length_of(&conn, Field::Papers, 5).unwrap(), None);
+        // A length past two bytes: from the source while marked, then from a chunk of 4-byte entries.
+        conn.execute("UPDATE papers SET doc_len = 70000 WHERE doc = 4", []).unwrap();
+        assert_eq!(Lengths::load(&conn, Field::Papers).unwrap().get(4), Some(70_000));
+        refresh(&conn).unwrap();
+        let wide = Lengths::load(&conn, Field::Papers).unwrap();
+        assert_eq!((wide.get(4), wide.get(7), wide.get(5)), (Some(70_000), Some(7), None));
     }
 }
