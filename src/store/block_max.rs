@@ -100,8 +100,9 @@ fn term_lists(conn: &Connection, meta: &IndexMeta, terms: &[(String, u32)]) -> a
         let Some((term_id, df)) = term_id_df(conn, term)? else { continue };
         let weight = bm25.weight(meta.num_docs, meta.avgdl, df, *count);
         // Room for full blocks of `df` postings, about 2 bytes each (a
-        // guess for the blobs: they grow past it if need be).
-        let room = usize::try_from(df).unwrap_or(0);
+        // guess for the blobs: they grow past it if need be), up to 2^24
+        // postings (a df read from a damaged file cannot ask for more).
+        let room = usize::try_from(df.min(1 << 24)).unwrap_or(0);
         let (mut blocks, mut bounds) = (Vec::with_capacity(room.div_ceil(BLOCK_SIZE)), Vec::new());
         let mut data = Vec::with_capacity(room.saturating_mul(2));
         let mut rows = stmt.query([term_id])?;

@@ -226,3 +226,17 @@ fn a_damaged_block_among_many_is_named_and_its_neighbours_decode_as_stored() {
     let err = store.bm25_top_k(&terms, 1000).unwrap_err();
     assert!(format!("{err:#}").contains(&format!("index damaged: block ending at doc {third}")), "{err:#}");
 }
+
+#[test]
+fn a_damaged_df_asks_for_no_more_room_than_a_cap() {
+    // A df far past the papers (a damaged `terms` row): the search reads the
+    // blocks there are, without reserving room for the df.
+    let docs: Vec<(String, String)> = (0..300).map(|i| (format!("p{i}"), "x y".to_string())).collect();
+    let dir = tempfile::tempdir().unwrap();
+    let path = build(dir.path(), &docs);
+    Connection::open(&path).unwrap().execute("UPDATE terms SET df = 9223372036854775807 WHERE term = 'x'", []).unwrap();
+    let store = Store::open(&path).unwrap();
+    let (top, count) = store.bm25_top_k_counted(&[("x".to_string(), 1)], 1000).unwrap();
+    assert_eq!(count.total, 300);
+    assert!(top.len() <= 300);
+}
