@@ -206,6 +206,7 @@ pub(crate) fn top_k(
     let mut done: Vec<Cursor> = Vec::with_capacity(t);
     let mut essential = vec![false; t];
     let mut by_bound: Vec<usize> = Vec::with_capacity(t);
+    let mut others: Vec<(usize, f64, f64)> = Vec::with_capacity(t);
     let mut parts = vec![0.0f64; t];
     for (bound, j) in order {
         let threshold = top.threshold();
@@ -224,16 +225,21 @@ pub(crate) fn top_k(
             lists[a].bounds[block_of(a) as usize].total_cmp(&lists[b].bounds[block_of(b) as usize])
         });
         let mut sum = 0.0;
-        let mut rest_bound = 0.0;
         essential.iter_mut().for_each(|e| *e = false);
+        // The other terms, largest bound first, each with the sum of the
+        // bounds of those after it (summed smallest first).
+        others.clear();
         for &i in &by_bound {
             let b = lists[i].bounds[block_of(i) as usize];
             sum += b;
             essential[i] = sum >= threshold;
             if !essential[i] {
-                rest_bound += b;
+                let left = others.last().map_or(0.0, |&(_, left, b): &(usize, f64, f64)| left + b);
+                others.push((i, left, b));
             }
         }
+        others.reverse();
+        let rest_bound = others.first().map_or(0.0, |&(_, left, b)| left + b);
         // The essential terms' postings in the interval, taken out of their
         // lists for the merge and put back after it: the merge then steps
         // only through the terms still holding postings, each a plain slice.
@@ -270,21 +276,32 @@ pub(crate) fn top_k(
             if (known + rest_bound) * BOUND_SLACK < top.threshold() {
                 continue;
             }
-            for i in 0..t {
-                if !essential[i] && block_of(i) != NONE {
-                    let weight = lists[i].weight;
-                    let p = lists[i].postings(block_of(i) as usize, lengths, &mut count)?;
-                    // Candidates come in doc order: each search starts
-                    // where the last one ended.
-                    let from = pos[i].min(p.len());
-                    match p[from..].binary_search_by_key(&doc, |p| p.doc) {
-                        Ok(at) => {
-                            parts[i] = weight.score_with(p[from + at].tf, p[from + at].doc_len, norms);
-                            pos[i] = from + at + 1;
-                        }
-                        Err(at) => pos[i] = from + at,
+            // The other terms looked up, largest bound first; once what is
+            // known plus the bounds still to look up is below the cut, the
+            // paper cannot reach it and their blocks are not decoded for it.
+            let mut reachable = true;
+            let mut known = known;
+            for &(i, left, _) in &others {
+                let weight = lists[i].weight;
+                let p = lists[i].postings(block_of(i) as usize, lengths, &mut count)?;
+                // Candidates come in doc order: each search starts where
+                // the last one ended.
+                let from = pos[i].min(p.len());
+                match p[from..].binary_search_by_key(&doc, |p| p.doc) {
+                    Ok(at) => {
+                        parts[i] = weight.score_with(p[from + at].tf, p[from + at].doc_len, norms);
+                        known += parts[i];
+                        pos[i] = from + at + 1;
                     }
+                    Err(at) => pos[i] = from + at,
                 }
+                if (known + left) * BOUND_SLACK < top.threshold() {
+                    reachable = false;
+                    break;
+                }
+            }
+            if !reachable {
+                continue;
             }
             // In term order, 0.0 for a term the paper lacks (x + 0.0 = x):
             // the f64 `bm25_all` gives.

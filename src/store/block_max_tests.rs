@@ -190,6 +190,36 @@ fn a_rare_term_spares_the_blocks_of_a_common_one() {
 }
 
 #[test]
+fn a_paper_that_lacks_the_larger_other_term_spares_the_smaller_ones_block() {
+    // "b" in all 2,000 papers, "a" in the even ones (a larger bound than
+    // "b"'s), "r" in paper 0 with both and in papers 401, 801, 1201 and 1601
+    // with "b" only; every paper three tokens long. Once paper 0 sets the cut
+    // (k = 1), "a" and "b" are looked up for each later "r" paper, "a" first:
+    // it lacks "a", and "r" plus the bound of "b" is below the cut, so the
+    // block of "b" is not decoded for it. Without that: 5 + 2·128 + 4·2·128
+    // = 1,285 postings decoded; with it, 5 + 2·128 + 4·128 = 773.
+    let docs: Vec<(String, String)> = (0..2000)
+        .map(|i| {
+            let text = match i {
+                0 => "r a b",
+                401 | 801 | 1201 | 1601 => "r b w",
+                _ if i % 2 == 0 => "a b w",
+                _ => "b w w",
+            };
+            (format!("p{i}"), text.to_string())
+        })
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&build(dir.path(), &docs)).unwrap();
+    let terms = [("r".to_string(), 1), ("a".to_string(), 1), ("b".to_string(), 1)];
+    let (top, count) = store.bm25_top_k_counted(&terms, 1).unwrap();
+    assert_eq!(top.len(), 1);
+    assert_eq!(count.total, 5 + 1000 + 2000);
+    assert!(count.decoded <= 5 + 6 * 128, "{count:?}");
+    agree(&store, &terms, 1, &[]).unwrap();
+}
+
+#[test]
 fn a_damaged_block_among_many_is_named_and_its_neighbours_decode_as_stored() {
     // "x" in 1,000 papers: 8 blocks, read into one buffer. The third block's
     // blob cut short: a search decoding it fails and names it; one that
