@@ -17,8 +17,9 @@
 //! strictly below the threshold are not essential: a paper holding none of
 //! the others cannot reach the cut. Only the essential terms' blocks are
 //! merged for candidates; a candidate whose known part plus the other terms'
-//! bounds is below the threshold is dropped, else the other terms' blocks
-//! are decoded (once) and looked up for it.
+//! bounds is below the threshold is dropped, else the other terms are looked
+//! up for it, largest bound first (each block decoded once), and it is
+//! dropped as soon as its known part plus the bounds still to look up is.
 //!
 //! **Exact scores.** A paper's score is `0.0 + s₁ + s₂ + …` over the query
 //! terms it holds in the order of `terms`, as in [`Store::bm25_all`], so the
