@@ -39,7 +39,7 @@ use std::collections::BinaryHeap;
 
 use rusqlite::Connection;
 
-use super::blocks::{BLOCK_SIZE, DecodeAt, Field, decode_into, decode_until, term_id_df};
+use super::blocks::{BLOCK_SIZE, Field, decode, decode_into, term_id_df};
 use super::lengths::Lengths;
 use super::{IndexMeta, Posting};
 use crate::bm25::{LengthNorms, TermWeight};
@@ -66,15 +66,7 @@ struct TermList {
     /// Every block's blob, one after the other in doc order.
     data: Vec<u8>,
     bounds: Vec<f64>,
-    decoded: Vec<Decoded>,
-}
-
-/// A block's postings decoded so far (a look-up decodes only up to the
-/// paper it looks for; the merge, all of them), and where that stopped.
-#[derive(Clone, Default)]
-struct Decoded {
-    postings: Vec<Posting>,
-    at: DecodeAt,
+    decoded: Vec<Option<Vec<Posting>>>,
 }
 
 /// A block as [`top_k`] needs it: its last doc, its count of postings and
@@ -87,34 +79,16 @@ struct BlockAt {
 }
 
 impl TermList {
-    /// Block `i`'s postings, all of them.
     fn postings(&mut self, i: usize, lengths: &Lengths, count: &mut DecodeCount) -> anyhow::Result<&[Posting]> {
-        self.postings_until(i, i64::MAX, lengths, count)
-    }
-
-    /// Block `i`'s postings decoded up to the first whose doc is at least
-    /// `doc` (all of them if none is): a paper not among them is not in
-    /// the block.
-    fn postings_until(
-        &mut self,
-        i: usize,
-        doc: i64,
-        lengths: &Lengths,
-        count: &mut DecodeCount,
-    ) -> anyhow::Result<&[Posting]> {
-        let b = &self.blocks[i];
-        let d = &mut self.decoded[i];
-        if !d.at.done(b.n as usize) && d.postings.last().is_none_or(|p| p.doc < doc) {
+        if self.decoded[i].is_none() {
+            let b = &self.blocks[i];
             let start = if i == 0 { 0 } else { self.blocks[i - 1].end };
-            let before = d.postings.len();
-            if d.postings.capacity() == 0 {
-                d.postings.reserve_exact(b.n as usize);
-            }
-            decode_until(&self.data[start..b.end], b.n as usize, lengths, &mut d.at, doc, &mut d.postings)
+            let p = decode(&self.data[start..b.end], b.n as usize, lengths)
                 .map_err(|e| e.context(format!("index damaged: block ending at doc {}", b.last_doc)))?;
-            count.decoded += (d.postings.len() - before) as u64;
+            count.decoded += p.len() as u64;
+            self.decoded[i] = Some(p);
         }
-        Ok(&self.decoded[i].postings)
+        Ok(self.decoded[i].as_deref().unwrap_or_default())
     }
 }
 
@@ -140,7 +114,7 @@ fn term_lists(conn: &Connection, meta: &IndexMeta, terms: &[(String, u32)]) -> a
             blocks.push(BlockAt { last_doc, n, end: data.len() });
             bounds.push(weight.score(max_tf, min_len) * BOUND_SLACK);
         }
-        let decoded = vec![Decoded::default(); blocks.len()];
+        let decoded = vec![None; blocks.len()];
         lists.push(TermList { weight, blocks, data, bounds, decoded });
     }
     Ok(lists)
@@ -277,7 +251,7 @@ pub(crate) fn top_k(
                 continue;
             }
             l.postings(b as usize, lengths, &mut count)?;
-            let postings = std::mem::take(&mut l.decoded[b as usize].postings);
+            let postings = l.decoded[b as usize].take().unwrap_or_default();
             let (at, end) = (postings.partition_point(|p| p.doc <= lo), postings.partition_point(|p| p.doc <= hi));
             let cursor = Cursor { term: i, weight: l.weight, postings, at, end };
             if at < end { active.push(cursor) } else { done.push(cursor) }
@@ -310,7 +284,7 @@ pub(crate) fn top_k(
             let mut known = known;
             for &(i, left, _) in &others {
                 let weight = lists[i].weight;
-                let p = lists[i].postings_until(block_of(i) as usize, doc, lengths, &mut count)?;
+                let p = lists[i].postings(block_of(i) as usize, lengths, &mut count)?;
                 // Candidates come in doc order: each search starts where
                 // the last one ended.
                 let from = pos[i].min(p.len());
@@ -336,7 +310,7 @@ pub(crate) fn top_k(
             top.offer(doc, score);
         }
         for c in done.drain(..) {
-            lists[c.term].decoded[block_of(c.term) as usize].postings = c.postings;
+            lists[c.term].decoded[block_of(c.term) as usize] = Some(c.postings);
         }
     }
     Ok((top.finish(), count))

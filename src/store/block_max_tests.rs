@@ -193,14 +193,11 @@ fn a_rare_term_spares_the_blocks_of_a_common_one() {
 fn a_paper_that_lacks_the_larger_other_term_spares_the_smaller_ones_block() {
     // "b" in all 2,000 papers, "a" in the even ones (a larger bound than
     // "b"'s), "r" in paper 0 with both and in papers 401, 801, 1201 and 1601
-    // with "b" only; every paper three tokens long. Paper 0's interval
-    // decodes the first blocks of all three (5 + 128 + 128 postings) and
-    // sets the cut (k = 1). For each later "r" paper "a" is looked up first,
-    // its block decoded only up to the paper (74, 18, 90 and 34 postings
-    // into blocks 1, 3, 4 and 6: 216); the paper lacks "a", and "r" plus the
-    // bound of "b" is below the cut, so "b"'s block is not decoded for it.
-    // Looking "b" up too would add 18 + 34 + 50 + 66 = 168; decoding whole
-    // blocks for the look-ups, 4·128 − 216 = 296.
+    // with "b" only; every paper three tokens long. Once paper 0 sets the cut
+    // (k = 1), "a" and "b" are looked up for each later "r" paper, "a" first:
+    // it lacks "a", and "r" plus the bound of "b" is below the cut, so the
+    // block of "b" is not decoded for it. Without that: 5 + 2·128 + 4·2·128
+    // = 1,285 postings decoded; with it, 5 + 2·128 + 4·128 = 773.
     let docs: Vec<(String, String)> = (0..2000)
         .map(|i| {
             let text = match i {
@@ -218,7 +215,7 @@ fn a_paper_that_lacks_the_larger_other_term_spares_the_smaller_ones_block() {
     let (top, count) = store.bm25_top_k_counted(&terms, 1).unwrap();
     assert_eq!(top.len(), 1);
     assert_eq!(count.total, 5 + 1000 + 2000);
-    assert_eq!(count.decoded, 5 + 2 * 128 + 216, "{count:?}");
+    assert!(count.decoded <= 5 + 6 * 128, "{count:?}");
     agree(&store, &terms, 1, &[]).unwrap();
 }
 

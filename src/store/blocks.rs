@@ -166,58 +166,10 @@ pub fn decode_into(data: &[u8], n: usize, lengths: &Lengths, out: &mut Vec<Posti
 /// an error when the blob does not hold exactly them.
 #[inline(always)]
 fn decode_with(data: &[u8], n: usize, mut each: impl FnMut(i64, u32) -> anyhow::Result<()>) -> anyhow::Result<()> {
-    decode_from(data, n, &mut DecodeAt::default(), |doc, tf| each(doc, tf).map(|()| false))
-}
-
-/// Where a decoding of a block's blob stopped: the byte after the last
-/// posting read, that posting's doc, and how many postings were read.
-#[derive(Debug, Clone, Copy, Default)]
-pub(in crate::store) struct DecodeAt {
-    at: usize,
-    doc: i64,
-    read: usize,
-}
-
-impl DecodeAt {
-    /// Whether all `n` postings of the block were read.
-    pub(in crate::store) fn done(&self, n: usize) -> bool {
-        self.read >= n
-    }
-}
-
-/// [`decode_into`] resumed where `from` stopped, appending to `out`, up to
-/// the first posting whose doc is at least `until` (or the block's end):
-/// a look-up of one paper reads only the postings up to it.
-pub(in crate::store) fn decode_until(
-    data: &[u8],
-    n: usize,
-    lengths: &Lengths,
-    from: &mut DecodeAt,
-    until: i64,
-    out: &mut Vec<Posting>,
-) -> anyhow::Result<()> {
-    decode_from(data, n, from, |doc, tf| {
-        let Some(doc_len) = lengths.get(doc) else { return Err(no_length(doc)) };
-        out.push(Posting { doc, tf, doc_len });
-        Ok(doc >= until)
-    })
-}
-
-/// Calls `each(doc, tf)` for the postings of a block's blob (`n` in all)
-/// from where `state` stopped, in order, until `each` says stop (`true`)
-/// or the block ends; `state` then says where it stopped. An error when
-/// the blob does not hold exactly `n` postings (at its end).
-#[inline(always)]
-fn decode_from(
-    data: &[u8],
-    n: usize,
-    state: &mut DecodeAt,
-    mut each: impl FnMut(i64, u32) -> anyhow::Result<bool>,
-) -> anyhow::Result<()> {
-    let DecodeAt { mut at, mut doc, read } = *state;
-    let mut i = read;
+    let mut at = 0usize;
+    let mut doc = 0i64;
     // The checks are plain branches; an error is built only on the way out.
-    while i < n {
+    for i in 0..n {
         let Some(delta) = varint(data, &mut at) else { return Err(ends_inside(data, "doc delta", i, at)) };
         let Some(tf) = varint(data, &mut at) else { return Err(ends_inside(data, "tf", i, at)) };
         let (Ok(step), Ok(tf)) = (i64::try_from(delta), u32::try_from(tf)) else {
@@ -225,15 +177,9 @@ fn decode_from(
         };
         anyhow::ensure!(step >= 1, "posting {i}: doc delta {delta} (doc ids start at 1 and increase)");
         doc = doc.checked_add(step).context("doc id overflows")?;
-        i += 1;
-        if each(doc, tf)? {
-            break;
-        }
+        each(doc, tf)?;
     }
-    *state = DecodeAt { at, doc, read: i };
-    if i >= n {
-        anyhow::ensure!(at == data.len(), "block blob has {} bytes after its {n} postings", data.len() - at);
-    }
+    anyhow::ensure!(at == data.len(), "block blob has {} bytes after its {n} postings", data.len() - at);
     Ok(())
 }
 
