@@ -9,6 +9,7 @@ use std::path::PathBuf;
 
 use super::error::BadRequest;
 use super::limits::{MAX_SEARCH_HOPS, Page, SEARCH_HOPS_WHY, hops, text};
+use crate::embed::Models;
 use crate::graph::FanOut;
 use crate::search::{
     Feedback, Filter, Mode, Resolved, RetrievalResult, SearchChoices, SearchRequest, YearRange, resolve, search,
@@ -74,9 +75,10 @@ impl SearchOptions {
     /// The search these options ask for, its defaults resolved for this
     /// index ([`resolve`]: the graph score, the pool, the first stage, and the
     /// notes saying why), with the index's marks (excluded papers always;
-    /// favorites when `feedback`). A value out of range or a query the
-    /// language cannot read is a [`BadRequest`].
-    pub fn request(&self, store: &Store) -> anyhow::Result<Resolved> {
+    /// favorites when `feedback`), and the model from `models` when it holds
+    /// it. A value out of range or a query the language cannot read is a
+    /// [`BadRequest`].
+    pub fn request(&self, store: &Store, models: &Models) -> anyhow::Result<Resolved> {
         text("query", &self.query)?;
         let must = values("must", &self.must)?;
         let must_not = values("not", &self.must_not)?;
@@ -105,7 +107,7 @@ impl SearchOptions {
         // The query read as every search reads it (so the message is the CLI's), a bad one the
         // caller's mistake, before `resolve` loads any model.
         choices.request_for(Default::default()).parsed_with_query().map_err(|e| BadRequest(e.0))?;
-        let mut resolved = resolve(store, &choices)?;
+        let mut resolved = resolve(store, &choices, models)?;
         resolved.request.feedback = Feedback::from_marks(store, self.feedback, self.show_excluded)?;
         Ok(resolved)
     }
@@ -166,9 +168,10 @@ mod tests {
         build(&db, &[Input::File { path: corpus, format: Some(InputFormat::Paper) }], &IngestOptions::default())
             .unwrap();
         let store = Store::open(&db).unwrap();
+        let models = Models::default();
         let search = |query: &str, offset, size| {
             let options = SearchOptions::new(query, Page { offset, size });
-            let resolved = options.request(&store).unwrap();
+            let resolved = options.request(&store, &models).unwrap();
             let r = run_search(&store, &resolved, query).unwrap();
             let more = more_after(&resolved.request, &r);
             (RetrievalResult { wall_time_ms: 0.0, ..r }, more)

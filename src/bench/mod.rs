@@ -418,7 +418,8 @@ pub(crate) fn query_litindex(
     // The search `litindex search` runs on this index (with citations, the
     // weighted score, its seeds and pool), its first page's ids and scores
     // (as `run` and `eval` ask: no details read, no snippet built).
-    let resolved = resolve(&store, &SearchChoices { limit: Some(DEFAULT_LIMIT), ..SearchChoices::new("") })?;
+    let choices = SearchChoices { limit: Some(DEFAULT_LIMIT), ..SearchChoices::new("") };
+    let resolved = resolve(&store, &choices, &crate::embed::Models::default())?;
     let request = SearchRequest { parts: HitParts::Scores, ..resolved.request };
     let semantic = resolved.semantic.as_ref();
     let (search_times, hits) =

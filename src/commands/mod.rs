@@ -167,6 +167,14 @@ pub fn print_note(note: &str) {
 /// The model directory of a dense or hybrid search from MCP or the web page:
 /// `LITINDEX_MODEL_DIR` when set (as the CLI's `--model-dir` reads it), else
 /// the one `litindex embed` recorded.
+/// The models this process has loaded, shared by every search it runs: the
+/// web page's and MCP's requests, `watch`'s saved searches
+/// ([`litindex::embed::Models`]).
+pub(crate) fn models() -> &'static litindex::embed::Models {
+    static MODELS: std::sync::OnceLock<litindex::embed::Models> = std::sync::OnceLock::new();
+    MODELS.get_or_init(Default::default)
+}
+
 pub(crate) fn model_dir() -> Option<PathBuf> {
     std::env::var_os(litindex::embed::MODEL_DIR_ENV).filter(|d| !d.is_empty()).map(PathBuf::from)
 }

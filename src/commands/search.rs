@@ -34,7 +34,7 @@ pub(super) fn resolve(
     marks: Option<&MarkedSearchOpts>,
     store: &Store,
 ) -> anyhow::Result<Resolved> {
-    let mut resolved = litindex::search::resolve(store, choices)?;
+    let mut resolved = litindex::search::resolve(store, choices, super::models())?;
     if let Some(marks) = marks {
         resolved.request.feedback = Feedback::from_marks(store, marks.feedback == Switch::On, marks.show_excluded)?;
         resolved.request.feedback.params = marks.tuning.params();

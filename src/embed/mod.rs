@@ -16,6 +16,7 @@
 pub mod chunk;
 pub mod dense;
 pub mod model;
+pub mod models;
 pub mod passages;
 pub mod quant;
 #[cfg(any(test, feature = "test-support"))]
@@ -30,6 +31,7 @@ use anyhow::{Context, bail};
 pub use chunk::ChunkIndex;
 pub use dense::DenseIndex;
 pub use model::{Embedder, ModelInfo};
+pub use models::Models;
 pub use passages::{PassageIndex, PassageReport};
 pub use quant::PaperVectors;
 
@@ -270,7 +272,7 @@ fn embed_batch(embedder: &Embedder, jobs: &[Job], batch: usize) -> anyhow::Resul
 /// model, the matching stored model, and its vectors (and chunks, to rerank).
 #[derive(Debug)]
 pub struct SemanticIndex {
-    pub embedder: Embedder,
+    pub embedder: std::sync::Arc<Embedder>,
     pub stored: StoredModel,
     /// The papers' vectors, scanned from their codes at each query.
     pub docs: PaperVectors,
@@ -278,14 +280,16 @@ pub struct SemanticIndex {
 }
 
 impl SemanticIndex {
-    /// Loads the model (`model_dir`, else the recorded directory) and the
-    /// index's vectors for it. Refuses a model the index was not embedded with.
-    /// `note` is told how many papers have no vector yet.
+    /// Loads the model (`model_dir`, else the recorded directory; the one
+    /// `models` holds when its files are unchanged) and the index's vectors
+    /// for it. Refuses a model the index was not embedded with. `note` is
+    /// told how many papers have no vector yet.
     pub fn open(
         store: &Store,
         model_dir: Option<&Path>,
         with_chunks: bool,
         note: Notes,
+        models: &Models,
     ) -> anyhow::Result<SemanticIndex> {
         let db = store.path().display();
         let recorded = store.vector_models()?;
@@ -294,7 +298,7 @@ impl SemanticIndex {
             bail!("{db} has no vectors; run `litindex --db {db} embed` first (--mode dense and hybrid need them)");
         }
         let dir = resolve_model_dir(model_dir, &recorded)?;
-        let embedder = Embedder::load(&dir)?;
+        let embedder = models.load(&dir)?;
         let info = embedder.info();
         let Some(stored) = recorded.iter().find(|m| m.fingerprint == info.fingerprint).cloned() else {
             let known = recorded

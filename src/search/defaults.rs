@@ -29,7 +29,7 @@ use super::request::{
     DEFAULT_DENSE_K, DEFAULT_RERANK_WEIGHT, Fusion, GraphScore, Mode, SearchParams, SearchRequest, SemanticParams,
     Weights,
 };
-use crate::embed::SemanticIndex;
+use crate::embed::{Models, SemanticIndex};
 use crate::graph::{DEFAULT_FAN_OUT, Direction, FanOut};
 use crate::store::Store;
 
@@ -146,12 +146,13 @@ impl SearchChoices {
 
 /// The search `choices` ask for on `store`, with the defaults of the module
 /// doc for what they leave open, and the model loaded when the first stage
-/// is dense or hybrid. An explicit `--mode dense/hybrid` whose model or
-/// vectors are missing is an error; a default one falls back to BM25 with a note.
-pub fn resolve(store: &Store, choices: &SearchChoices) -> anyhow::Result<Resolved> {
+/// is dense or hybrid (the one `models` holds, when its files are
+/// unchanged). An explicit `--mode dense/hybrid` whose model or vectors are
+/// missing is an error; a default one falls back to BM25 with a note.
+pub fn resolve(store: &Store, choices: &SearchChoices, models: &Models) -> anyhow::Result<Resolved> {
     let notes = RefCell::new(Vec::new());
     let note = |n: &str| notes.borrow_mut().push(n.to_string());
-    let open = || SemanticIndex::open(store, choices.model_dir.as_deref(), choices.rerank > 0, &note);
+    let open = || SemanticIndex::open(store, choices.model_dir.as_deref(), choices.rerank > 0, &note, models);
     let (mode, semantic) = match choices.mode {
         Some(Mode::Bm25) => (Mode::Bm25, None),
         Some(m) => (m, Some(open()?)),

@@ -139,7 +139,7 @@ impl Litindex {
             ..SearchOptions::new(text("question", &p.question)?, Page { offset: 0, size: k })
         };
         let value = self.with_store(|store| {
-            let resolved = options.request(store)?;
+            let resolved = options.request(store, super::super::models())?;
             // The pack's own budget counts its text; the cap is on its JSON:
             // packed again with a smaller budget until the JSON fits.
             let mut inner = max_tokens;

@@ -227,7 +227,7 @@ impl Litindex {
             ..SearchOptions::new(p.query, page.page(size))
         };
         let (value, more) = self.with_store(|store| {
-            let mut resolved = options.request(store)?;
+            let mut resolved = options.request(store, super::super::models())?;
             // The hits go out as JSON, every field, their references too.
             resolved.request.parts = HitParts::Full;
             for n in &resolved.notes {

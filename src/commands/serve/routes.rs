@@ -187,7 +187,7 @@ async fn search_page(State(app): State<Arc<App>>, Query(form): Query<SearchForm>
         let mut options = form.options()?;
         options.model_dir = crate::commands::model_dir();
         let store = app.open()?;
-        let resolved = options.request(&store)?;
+        let resolved = options.request(&store, crate::commands::models())?;
         for n in &resolved.notes {
             print_note(n);
         }
