@@ -140,6 +140,7 @@ impl SearchChoices {
             feedback: Feedback::default(),
             query_syntax: !self.literal,
             parts: Default::default(),
+            parts_for: None,
         }
     }
 }

@@ -185,3 +185,30 @@ fn a_page_past_the_first_reads_only_its_own_hits_and_equals_the_tail_of_a_longer
     assert_eq!(asked.details_papers, 3, "details of the page only");
     assert_eq!(page.hit_count, all.hit_count);
 }
+
+/// `parts_for` builds the snippets of the hits it names only, the others'
+/// details still read: the web page's one search for its page and facets.
+#[test]
+fn parts_for_gives_the_named_hits_everything_and_the_others_their_details() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = mock_store(dir.path());
+    let params = SearchParams { pool: 100, ..SearchParams::default() };
+    let whole = SearchRequest { limit: Some(9), ..SearchRequest::new("attention", params) };
+    let (all, asked_all) = counted(&store, &whole);
+    assert_eq!(all.ranked.len(), 9, "the query has nine hits");
+    assert!(all.ranked[3..6].iter().all(|h| !h.snippet.is_empty()), "the compared hits have snippets");
+    let (details, _) = counted(&store, &SearchRequest { parts: HitParts::Details, ..whole.clone() });
+    for (range, calls) in [(3..6, 3), (0..2, 2), (7..20, 2), (0..9, 1), (4..4, 2)] {
+        let (some, asked) = counted(&store, &SearchRequest { parts_for: Some(range.clone()), ..whole.clone() });
+        assert_eq!(ranking(&some), ranking(&all), "{range:?}: the same ranking");
+        for (at, h) in some.ranked.iter().enumerate() {
+            let want = if range.contains(&at) { &all.ranked[at] } else { &details.ranked[at] };
+            assert_eq!(h, want, "{range:?}: hit {at}");
+        }
+        let evidence = usize::from(range.start < 9 && range.start < range.end);
+        let want =
+            Asked { details_calls: calls, details_papers: 9, passage_calls: evidence, evidence_queries: evidence };
+        assert_eq!(asked, want, "{range:?}");
+    }
+    assert_eq!(asked_all.details_calls, 1);
+}

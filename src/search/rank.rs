@@ -33,7 +33,7 @@ use serde::Serialize;
 
 use super::feedback::{FeedbackPart, gated, own_evidence, query_reach};
 use super::query::ParsedQuery;
-use super::request::{GraphScore, Mode, SearchRequest, Weights};
+use super::request::{GraphScore, HitParts, Mode, SearchRequest, Weights};
 use super::retriever::{Details, Local, Merged, MergedPaper, PaperScores, Papers, Retriever, fill_ids};
 use super::score::{
     ScoreParts, SeedWalk, WeightedScale, evidence_sums, final_score, graph_score, normalised, recency_score,
@@ -368,18 +368,33 @@ pub(crate) fn rank<R: Retriever>(
     let via = graph_via(r.graph(), &walk.handles, &walk.via, &scored, params.fan_out)?;
 
     // Hydrate the hits shown, as far as the request asks: their details,
-    // then their evidence sentences through `evidence`.
+    // then their evidence sentences through `evidence` (those of
+    // `parts_for` only, when it names some).
     let parts = request.parts;
     let shown: Vec<(String, R::Doc)> = scored.iter().map(|(id, h)| (id.clone(), h.doc)).collect();
-    let details = if parts.details() { r.details(&shown, parts)? } else { vec![Details::default(); shown.len()] };
+    let rich = request.parts_for.clone().unwrap_or(0..shown.len());
+    let rich = rich.start.min(shown.len())..rich.end.clamp(rich.start.min(shown.len()), shown.len());
+    let details = if parts.details() {
+        let plain = parts.min(HitParts::Details);
+        let mut d = if rich.start > 0 { r.details(&shown[..rich.start], plain)? } else { Vec::new() };
+        if !rich.is_empty() {
+            d.extend(r.details(&shown[rich.clone()], parts)?);
+        }
+        if rich.end < shown.len() {
+            d.extend(r.details(&shown[rich.end..], plain)?);
+        }
+        d
+    } else {
+        vec![Details::default(); shown.len()]
+    };
     let evidence_query =
-        if scored.is_empty() || !parts.snippets() { None } else { Some(r.evidence_query(&request.query)?) };
+        if rich.is_empty() || !parts.snippets() { None } else { Some(r.evidence_query(&request.query)?) };
     let semantic_mode = first.mode != Mode::Bm25;
     let mut ranked = Vec::with_capacity(scored.len());
-    for (((id, h), d), graph_via) in scored.into_iter().zip(details).zip(via) {
+    for (at, (((id, h), d), graph_via)) in scored.into_iter().zip(details).zip(via).enumerate() {
         let (snippet, snippet_page) = match &evidence_query {
-            Some(q) => snippet(&d, q),
-            None => (Evidence::default(), None),
+            Some(q) if rich.contains(&at) => snippet(&d, q),
+            _ => (Evidence::default(), None),
         };
         ranked.push(Hit {
             feedback: r.feedback_part(&id, h.doc).map(|p| gated(p, h.reached)),

@@ -307,6 +307,12 @@ pub struct SearchRequest {
     pub query_syntax: bool,
     /// Which parts of the shown hits to fill in ([`HitParts`]; default: all).
     pub parts: HitParts,
+    /// Which of the hits read (0: the one at `offset`) get the parts beyond
+    /// their details that `parts` asks for (snippets, references); the
+    /// others get their details only. `None`: every hit read. The web page
+    /// reads the details of the first 100 hits for its facets and builds
+    /// the snippets of the 20 it shows, in one search.
+    pub parts_for: Option<std::ops::Range<usize>>,
 }
 
 impl SearchRequest {
@@ -322,6 +328,7 @@ impl SearchRequest {
             feedback: Feedback::default(),
             query_syntax: false,
             parts: HitParts::default(),
+            parts_for: None,
         }
     }
 

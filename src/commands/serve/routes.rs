@@ -16,7 +16,6 @@ use super::pages::{self, Linked, PaperView, SearchView};
 use super::{App, export, graph_svg};
 use crate::commands::print_note;
 use litindex::api::limits::{self, WEB_SEARCH_PAGE};
-use litindex::api::search::more_after;
 use litindex::api::{
     BadRequest, MarkRequest, Page, SearchOptions, UnknownPaper, UnmarkRequest, parse_mode, resolve_each, run_search,
 };
@@ -186,17 +185,29 @@ async fn search_page(State(app): State<Arc<App>>, Query(form): Query<SearchForm>
         }
         let mut options = form.options()?;
         options.model_dir = crate::commands::model_dir();
+        let page = options.page;
+        // The facets count the first hits of the ranking (a page of the
+        // largest size), whatever page is page. A page among those hits is
+        // cut from the same search, its snippets built for it alone; a later
+        // page is a search of its own, the facets another.
+        let within = page.offset + page.size <= WEB_SEARCH_PAGE.max;
+        if within {
+            options.page = Page { offset: 0, size: WEB_SEARCH_PAGE.max };
+        }
         let store = app.open()?;
-        let resolved = options.request(&store, crate::commands::models())?;
+        let mut resolved = options.request(&store, crate::commands::models())?;
         for n in &resolved.notes {
             print_note(n);
         }
-        let result = run_search(&store, &resolved, &options.query)?;
-        let request = &resolved.request;
-        let more = more_after(request, &result);
-        let extras = HitExtras::of(&store, &result.ranked)?;
-        // The facets count the first hits of the ranking (a page of the largest size), whatever page is shown.
-        let facets = {
+        if within {
+            resolved.request.parts_for = Some(page.offset..page.offset + page.size);
+        }
+        let mut result = run_search(&store, &resolved, &options.query)?;
+        let facets = if within {
+            let facets = Facets::of(&result.ranked);
+            result.ranked = result.ranked.into_iter().skip(page.offset).take(page.size).collect();
+            facets
+        } else {
             let mut whole = resolved.request.clone();
             whole.offset = 0;
             whole.limit = Some(WEB_SEARCH_PAGE.max);
@@ -205,10 +216,13 @@ async fn search_page(State(app): State<Arc<App>>, Query(form): Query<SearchForm>
             let all = litindex::search::search(&store, &whole, resolved.semantic.as_ref())?;
             Facets::of(&all.ranked)
         };
+        let request = &resolved.request;
+        let more = page.offset + result.ranked.len() < result.hit_count;
+        let extras = HitExtras::of(&store, &result.ranked)?;
         let has_years = store.meta()?.min_year.is_some();
         Ok(Some(SearchView {
             weights: request.params.weights,
-            offset: request.offset,
+            offset: page.offset,
             more,
             result,
             extras,
