@@ -151,6 +151,16 @@ fn serve_values_starting_with_a_dash_are_values_and_pages_go_on_by_offset() {
     assert_eq!(second.status, 200);
     assert_eq!(page_ids(&second.body), want[20..], "page 2 is the ranking's hits 21 to 40");
     assert_eq!(page_ids(&first.body), want[..20]);
+    // Each page's hits have the CLI's snippets, whichever part of the one
+    // search of 100 they were cut from (and only they were built).
+    for (page, hits) in [
+        (&first.body, &cli["ranked"].as_array().unwrap()[..20]),
+        (&second.body, &cli["ranked"].as_array().unwrap()[20..]),
+    ] {
+        let with_snippet = hits.iter().filter(|h| !h["snippet"].as_str().unwrap().is_empty()).count();
+        assert!(with_snippet > 10, "the CLI's hits have snippets: {with_snippet}");
+        assert_eq!(page.matches("<p class=\"snippet\"").count(), with_snippet, "a snippet for each hit that has one");
+    }
     assert!(second.body.contains("<ol class=\"hits\" start=\"21\""), "numbered on from 21");
     assert!(second.body.contains("rel=\"prev\""));
     // An offset that is no number is the caller's mistake.
