@@ -36,7 +36,7 @@ fn main() -> anyhow::Result<()> {
     };
     let cli = |q: &str| -> anyhow::Result<SearchRequest> {
         let choices = SearchChoices { limit: Some(DEFAULT_LIMIT), ..SearchChoices::new(q) };
-        Ok(resolve(&store, &choices)?.request)
+        Ok(resolve(&store, &choices, &litindex::embed::Models::default())?.request)
     };
     for (name, weighted) in [("bench search (by-hops, scores)", false), ("CLI default (snippets)", true)] {
         if only.is_some_and(|o| (o == "cli") != weighted) {

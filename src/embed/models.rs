@@ -24,8 +24,11 @@ use super::model::{Embedder, MODEL_FILES};
 /// Cloning shares the same models.
 #[derive(Clone, Default)]
 pub struct Models {
-    kept: Arc<Mutex<Option<(Stamp, Arc<Embedder>)>>>,
+    kept: Arc<Mutex<Option<Kept>>>,
 }
+
+/// A loaded model and the stamp of its files when it was loaded.
+type Kept = (Stamp, Arc<Embedder>);
 
 impl std::fmt::Debug for Models {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
