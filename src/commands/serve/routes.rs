@@ -187,7 +187,7 @@ async fn search_page(State(app): State<Arc<App>>, Query(form): Query<SearchForm>
         options.model_dir = crate::commands::model_dir();
         let page = options.page;
         // The facets count the first hits of the ranking (a page of the
-        // largest size), whatever page is page. A page among those hits is
+        // largest size), whatever page is shown. A page among those hits is
         // cut from the same search, its snippets built for it alone; a later
         // page is a search of its own, the facets another.
         let within = page.offset + page.size <= WEB_SEARCH_PAGE.max;
