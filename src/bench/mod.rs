@@ -415,9 +415,8 @@ pub(crate) fn query_litindex(
         time_queries(queries, |_, q| Ok(top_k(store.bm25_top_k(&query_terms(analyzer, q), top)?, top)))?;
     let matches: Vec<usize> =
         queries.iter().map(|q| Ok(bm25_scores(&store, q)?.len())).collect::<anyhow::Result<_>>()?;
-    // The search `litindex search` runs on this index (with citations, the
-    // weighted score, its seeds and pool), its first page's ids and scores
-    // (as `run` and `eval` ask: no details read, no snippet built).
+    // The search `litindex search` runs on this index (its defaults), its first page's ids and
+    // scores only (as `run` and `eval` ask: no details read, no snippet built).
     let choices = SearchChoices { limit: Some(DEFAULT_LIMIT), ..SearchChoices::new("") };
     let resolved = resolve(&store, &choices, &crate::embed::Models::default())?;
     let request = SearchRequest { parts: HitParts::Scores, ..resolved.request };
